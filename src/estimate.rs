@@ -1,0 +1,333 @@
+//! Token estimates with a p5–p95 band, from the scanner's counts and the calibrated tables.
+//!
+//! `tokens = Σ rate[profile][feature] × count[feature]`, scaled by the median correction for the detected content
+//! kind; `low` and `high` scale the same sum by that kind's p5 and p95 ratios (true/estimated), measured on the
+//! calibration split of the corpus. See `calibration/README.md` for how the tables are made.
+
+use crate::profile::Profile;
+use crate::scan::{Class, Features, Scanner, NF};
+use crate::tables;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// What a text is mostly made of. The band is measured per kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContentKind {
+    /// Nothing at all.
+    Empty,
+    /// Prose in a Latin-script language (English, German, French, Spanish, ...), Markdown, chat.
+    Prose,
+    /// Cyrillic-script text.
+    Cyrillic,
+    /// Arabic- or Hebrew-script text.
+    Arabic,
+    /// Devanagari and other Indic scripts.
+    Indic,
+    /// Chinese and Japanese (Han and kana).
+    Cjk,
+    /// Korean (Hangul).
+    Korean,
+    /// Greek, Thai and other scripts.
+    OtherScript,
+    /// Source code.
+    Code,
+    /// JSON.
+    Json,
+    /// HTML, XML, LaTeX.
+    Markup,
+    /// CSV and other delimited tables.
+    Tabular,
+    /// Mostly digits.
+    Numeric,
+    /// Base64, hex and other encoded blobs.
+    Encoded,
+    /// Emoji-heavy text.
+    Emoji,
+    /// Long runs of one character.
+    Repetitive,
+}
+
+impl ContentKind {
+    /// How many kinds there are.
+    pub const COUNT: usize = 16;
+    /// All kinds, in table order.
+    pub const ALL: [ContentKind; ContentKind::COUNT] = [
+        ContentKind::Empty,
+        ContentKind::Prose,
+        ContentKind::Cyrillic,
+        ContentKind::Arabic,
+        ContentKind::Indic,
+        ContentKind::Cjk,
+        ContentKind::Korean,
+        ContentKind::OtherScript,
+        ContentKind::Code,
+        ContentKind::Json,
+        ContentKind::Markup,
+        ContentKind::Tabular,
+        ContentKind::Numeric,
+        ContentKind::Encoded,
+        ContentKind::Emoji,
+        ContentKind::Repetitive,
+    ];
+
+    /// The kind's name in JSON output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContentKind::Empty => "empty",
+            ContentKind::Prose => "prose",
+            ContentKind::Cyrillic => "cyrillic",
+            ContentKind::Arabic => "arabic",
+            ContentKind::Indic => "indic",
+            ContentKind::Cjk => "cjk",
+            ContentKind::Korean => "korean",
+            ContentKind::OtherScript => "other-script",
+            ContentKind::Code => "code",
+            ContentKind::Json => "json",
+            ContentKind::Markup => "markup",
+            ContentKind::Tabular => "tabular",
+            ContentKind::Numeric => "numeric",
+            ContentKind::Encoded => "encoded",
+            ContentKind::Emoji => "emoji",
+            ContentKind::Repetitive => "repetitive",
+        }
+    }
+
+    /// Looks a kind up by its name.
+    pub fn from_name(name: &str) -> Option<ContentKind> {
+        ContentKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Says what the counted text mostly is. Deterministic rules over the scanner's counts, in priority order.
+    pub fn detect(x: &Features) -> ContentKind {
+        use crate::scan::f;
+        if x.chars == 0 {
+            return ContentKind::Empty;
+        }
+        let v = &x.v;
+        let s = &x.signals;
+        let chars = x.chars as f64;
+        let ws = x.class_chars[Class::Whitespace as usize] as f64;
+        let nonspace = (chars - ws).max(1.0);
+        let long_ws = v[f::WS_RUN_CHARS].saturating_sub(16 * v[f::WS_RUNS]) as f64;
+        if (v[f::REP_CHARS] as f64 + long_ws) / chars > 0.4 {
+            return ContentKind::Repetitive;
+        }
+        if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35 {
+            return ContentKind::Encoded;
+        }
+        if (v[f::EMOJI] + v[f::EMOJI_MODS]) as f64 / nonspace > 0.03 {
+            return ContentKind::Emoji;
+        }
+        let cjk = (v[f::HAN_CHARS] + v[f::KANA_CHARS] + v[f::CJK_PUNCT]) as f64;
+        if cjk / nonspace > 0.25 {
+            return ContentKind::Cjk;
+        }
+        if v[f::HANGUL_CHARS] as f64 / nonspace > 0.25 {
+            return ContentKind::Korean;
+        }
+        let letters = x.class_chars[Class::Letters as usize] as f64;
+        let script_share = |i: usize| v[i] as f64 / letters.max(1.0);
+        if letters / nonspace > 0.3 {
+            if script_share(f::CYR_CHARS) > 0.4 {
+                return ContentKind::Cyrillic;
+            }
+            if script_share(f::ARABIC_CHARS) > 0.4 {
+                return ContentKind::Arabic;
+            }
+            if script_share(f::INDIC_CHARS) > 0.4 {
+                return ContentKind::Indic;
+            }
+            if script_share(f::GREEK_CHARS) + script_share(f::SEA_CHARS) + script_share(f::OTHER_CHARS) > 0.4 {
+                return ContentKind::OtherScript;
+            }
+        }
+        let json_marks = (s.quotes + s.colons + s.commas + s.braces + s.brackets) as f64;
+        if matches!(s.first_nonspace, Some('{') | Some('[')) && json_marks / nonspace > 0.1 && s.quotes >= 2 {
+            return ContentKind::Json;
+        }
+        if s.angles as f64 / nonspace > 0.025 || s.backslashes as f64 / nonspace > 0.012 {
+            return ContentKind::Markup;
+        }
+        let lines = (s.lines + 1) as f64;
+        let digits = v[f::DIGITS] as f64;
+        if s.lines >= 2 && (s.commas as f64 / lines >= 2.0 || v[f::TABS] as f64 / lines >= 2.0) && letters / nonspace < 0.6
+        {
+            return ContentKind::Tabular;
+        }
+        if digits / nonspace > 0.5 {
+            return ContentKind::Numeric;
+        }
+        let code_marks = (s.braces + s.parens + s.semicolons + s.equals + s.brackets) as f64;
+        if code_marks / nonspace > 0.04 || (s.indented_lines as f64 / lines > 0.3 && code_marks / nonspace > 0.015) {
+            return ContentKind::Code;
+        }
+        ContentKind::Prose
+    }
+}
+
+impl fmt::Display for ContentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for ContentKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// One part of the content mix: a class of characters, how many there are, and the tokens they cost.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MixPart {
+    /// The class (`letters`, `cjk`, `digits`, `punctuation`, `whitespace`, `symbols`, `repeats`, `control`).
+    #[serde(serialize_with = "ser_class")]
+    pub class: Class,
+    /// Characters of that class.
+    pub chars: u64,
+    /// Estimated tokens those characters cost (median; the parts add up to the estimate before rounding).
+    pub tokens: f64,
+}
+
+fn ser_class<S: Serializer>(c: &Class, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(c.name())
+}
+
+/// What the text is made of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Content {
+    /// The dominant kind; the band was taken from this kind's measurements.
+    pub kind: ContentKind,
+    /// Every character class present, with its characters and tokens, largest token share first.
+    pub mix: Vec<MixPart>,
+}
+
+/// A token estimate: the median, and the p5–p95 band the true count falls in for 90% of real texts.
+///
+/// Character counting is good enough to decide whether to send a request, not to bill on it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The median estimate.
+    pub tokens: u64,
+    /// The band's lower end (p5): the true count is below this for about 5% of texts of this kind.
+    pub low: u64,
+    /// The band's upper end (p95): the true count is above this for about 5% of texts of this kind.
+    pub high: u64,
+    /// Unicode scalar values in the text.
+    pub chars: u64,
+    /// What the text is made of.
+    pub content: Content,
+    /// The tokenizer profile the estimate is for.
+    pub profile: Profile,
+}
+
+/// Estimates a whole text for one profile. Same as feeding it to an [`Estimator`] in any number of pieces.
+///
+/// ```
+/// use llm_preflight::{estimate, Profile};
+/// let est = estimate("The quick brown fox jumps over the lazy dog.", Profile::O200k);
+/// assert!(est.low <= est.tokens && est.tokens <= est.high);
+/// assert_eq!(est.content.kind.name(), "prose");
+/// ```
+pub fn estimate(text: &str, profile: Profile) -> Estimate {
+    let mut e = Estimator::new(profile);
+    e.update(text);
+    e.finish()
+}
+
+/// Streaming estimation: feed text (or raw bytes) as it arrives; memory stays constant whatever the length.
+#[derive(Debug, Clone)]
+pub struct Estimator {
+    profile: Profile,
+    scanner: Scanner,
+}
+
+impl Estimator {
+    /// An estimator for one profile that has seen nothing.
+    pub const fn new(profile: Profile) -> Self {
+        Estimator {
+            profile,
+            scanner: Scanner::new(),
+        }
+    }
+
+    /// Adds a piece of text.
+    pub fn update(&mut self, text: &str) -> &mut Self {
+        self.scanner.feed(text);
+        self
+    }
+
+    /// Adds raw bytes; a UTF-8 sequence may be split across calls. Invalid UTF-8 is estimated as U+FFFD, the way
+    /// `String::from_utf8_lossy` would decode it, and [`Estimator::saw_invalid_utf8`] says so.
+    pub fn update_bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        self.scanner.feed_bytes(bytes);
+        self
+    }
+
+    /// True once any invalid UTF-8 was replaced.
+    pub fn saw_invalid_utf8(&self) -> bool {
+        self.scanner.saw_invalid_utf8()
+    }
+
+    /// The estimate for everything fed so far. The estimator can keep going afterwards.
+    pub fn finish(&self) -> Estimate {
+        from_features(&self.scanner.features(), self.profile)
+    }
+
+    /// The same text's estimate under another profile (the counts do not depend on the profile).
+    pub fn finish_as(&self, profile: Profile) -> Estimate {
+        from_features(&self.scanner.features(), profile)
+    }
+}
+
+/// The linear part of the model: Σ rate × count, before the per-kind correction.
+pub fn linear(x: &Features, profile: Profile) -> f64 {
+    let w = &tables::WEIGHTS[profile as usize];
+    let mut sum = 0.0;
+    for i in 0..NF {
+        sum += w[i] * x.v[i] as f64;
+    }
+    sum
+}
+
+/// Prices counted features for a profile. Exposed for tools that scan once and price many ways.
+pub fn from_features(x: &Features, profile: Profile) -> Estimate {
+    let kind = ContentKind::detect(x);
+    let w = &tables::WEIGHTS[profile as usize];
+    let [q_lo, q_mid, q_hi] = tables::BANDS[profile as usize][kind as usize];
+    let mut per_class = [0.0f64; Class::COUNT];
+    for i in 0..NF {
+        per_class[Class::of_feature(i) as usize] += w[i] * x.v[i] as f64;
+    }
+    let lin: f64 = per_class.iter().sum();
+    let (tokens, low, high) = if x.chars == 0 {
+        (0, 0, 0)
+    } else {
+        // No tokenizer here emits more tokens than the text has bytes (+1 for a SentencePiece word-start marker),
+        // and any non-empty text is at least one token.
+        let cap = x.bytes + 1;
+        let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
+        let tokens = clamp((lin * q_mid).round());
+        let low = clamp((lin * q_lo).floor()).min(tokens);
+        let high = clamp((lin * q_hi).ceil()).max(tokens);
+        (tokens, low, high)
+    };
+    let mut mix: Vec<MixPart> = Class::ALL
+        .into_iter()
+        .filter(|c| x.class_chars[*c as usize] > 0)
+        .map(|c| MixPart {
+            class: c,
+            chars: x.class_chars[c as usize],
+            tokens: per_class[c as usize] * q_mid,
+        })
+        .collect();
+    mix.sort_by(|a, b| b.tokens.total_cmp(&a.tokens).then(b.chars.cmp(&a.chars)));
+    Estimate {
+        tokens,
+        low,
+        high,
+        chars: x.chars,
+        content: Content { kind, mix },
+        profile,
+    }
+}

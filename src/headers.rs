@@ -1,0 +1,1 @@
+//! Reading providers' rate-limit headers (being written).

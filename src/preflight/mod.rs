@@ -1,0 +1,1 @@
+//! Checking a request against the provider's per-minute budgets (being written).

@@ -1,0 +1,238 @@
+//! Tokenizer profiles: which vocabulary family a text will be counted by, and how model names map to them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A tokenizer family. Each has its own calibrated rates and bands (see [`crate::tables`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Profile {
+    /// OpenAI `o200k_base`: GPT-4o, GPT-4.1, GPT-4.5, the o-series, GPT-5, gpt-oss. The default.
+    #[serde(rename = "o200k")]
+    O200k,
+    /// OpenAI `cl100k_base`: GPT-4, GPT-3.5-turbo, text-embedding-3.
+    #[serde(rename = "cl100k")]
+    Cl100k,
+    /// Meta Llama 3 (128k tiktoken-style BPE): Llama 3, 3.1, 3.2, 3.3.
+    #[serde(rename = "llama3")]
+    Llama3,
+    /// Alibaba Qwen 3 (151k byte-level BPE; Qwen 2 and 2.5 share it).
+    #[serde(rename = "qwen3")]
+    Qwen3,
+    /// DeepSeek V3 (128k byte-level BPE; DeepSeek-R1 shares it).
+    #[serde(rename = "deepseek-v3")]
+    DeepseekV3,
+    /// Google Gemini (256k SentencePiece vocabulary as published for Gemini).
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// Google Gemma 3 (262k SentencePiece).
+    #[serde(rename = "gemma3")]
+    Gemma3,
+    /// Mistral 7B v0.1 / Mixtral 8x7B (32k SentencePiece with byte fallback).
+    #[serde(rename = "mistral-v1")]
+    MistralV1,
+    /// The legacy Claude tokenizer (pre-Claude-3). It is the only Claude tokenizer Anthropic has published;
+    /// Claude 3 and later count differently, so for them this profile is a proxy, not the truth.
+    #[serde(rename = "claude-legacy")]
+    ClaudeLegacy,
+}
+
+/// An unknown profile or model name. Its message lists the profiles that exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProfile {
+    /// What was asked for.
+    pub name: String,
+    /// `"profile"` or `"model"`.
+    pub what: &'static str,
+}
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} {:?}; the profiles are: ", self.what, self.name)?;
+        for (i, p) in Profile::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(p.name())?;
+        }
+        f.write_str(" (claude-legacy is the pre-Claude-3 tokenizer, the only public Claude one)")
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl Profile {
+    /// Every profile, in the order they are listed everywhere.
+    pub const ALL: [Profile; 9] = [
+        Profile::O200k,
+        Profile::Cl100k,
+        Profile::Llama3,
+        Profile::Qwen3,
+        Profile::DeepseekV3,
+        Profile::Gemini,
+        Profile::Gemma3,
+        Profile::MistralV1,
+        Profile::ClaudeLegacy,
+    ];
+
+    /// The profile's name as the CLI and the JSON output spell it (`o200k`, `cl100k`, `llama3`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::O200k => "o200k",
+            Profile::Cl100k => "cl100k",
+            Profile::Llama3 => "llama3",
+            Profile::Qwen3 => "qwen3",
+            Profile::DeepseekV3 => "deepseek-v3",
+            Profile::Gemini => "gemini",
+            Profile::Gemma3 => "gemma3",
+            Profile::MistralV1 => "mistral-v1",
+            Profile::ClaudeLegacy => "claude-legacy",
+        }
+    }
+
+    /// A one-line description: which models count with it.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Profile::O200k => "OpenAI o200k_base: GPT-4o, GPT-4.1, GPT-4.5, o1/o3/o4, GPT-5, gpt-oss",
+            Profile::Cl100k => "OpenAI cl100k_base: GPT-4, GPT-3.5-turbo, text-embedding-3",
+            Profile::Llama3 => "Meta Llama 3.x (128k BPE)",
+            Profile::Qwen3 => "Alibaba Qwen 2/2.5/3 (151k BPE)",
+            Profile::DeepseekV3 => "DeepSeek V3 and R1 (128k BPE)",
+            Profile::Gemini => "Google Gemini (256k SentencePiece)",
+            Profile::Gemma3 => "Google Gemma 3 (262k SentencePiece)",
+            Profile::MistralV1 => "Mistral 7B v0.1, Mixtral 8x7B (32k SentencePiece)",
+            Profile::ClaudeLegacy => {
+                "legacy Claude tokenizer (pre-Claude-3; the only public Claude tokenizer, a proxy for later Claude models)"
+            }
+        }
+    }
+
+    /// Looks a profile up by its exact name (case-insensitive; `_` and `-` are interchangeable).
+    pub fn from_name(name: &str) -> Result<Profile, UnknownProfile> {
+        let norm = name.trim().to_ascii_lowercase().replace('_', "-");
+        let norm = match norm.as_str() {
+            "o200k-base" => "o200k",
+            "cl100k-base" => "cl100k",
+            other => other,
+        };
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == norm)
+            .ok_or_else(|| UnknownProfile {
+                name: name.to_string(),
+                what: "profile",
+            })
+    }
+
+    /// Maps a model name as gateways spell it (`gpt-4o-mini`, `openai/gpt-4.1`, `meta-llama/Llama-3.1-8B-Instruct`,
+    /// `claude-sonnet-4`, `gemini-2.5-pro`, ...) to the profile that counts its tokens.
+    ///
+    /// Claude models map to [`Profile::ClaudeLegacy`], the only public Claude tokenizer: for Claude 3 and later
+    /// it is a proxy. An unknown model is an error that lists the profiles.
+    pub fn for_model(model: &str) -> Result<Profile, UnknownProfile> {
+        let lower = model.trim().to_ascii_lowercase();
+        // Drop a routing prefix such as `openai/`, `models/`, `accounts/x/models/`, and a `:tag` suffix.
+        let base = lower.rsplit('/').next().unwrap_or(&lower);
+        let base = base.split(':').next().unwrap_or(base);
+        let starts = |prefixes: &[&str]| prefixes.iter().any(|p| base.starts_with(p));
+        let p = if starts(&[
+            "gpt-4o",
+            "chatgpt-4o",
+            "gpt-4.1",
+            "gpt-4.5",
+            "gpt-5",
+            "gpt-oss",
+            "o1",
+            "o3",
+            "o4",
+            "codex",
+            "computer-use",
+        ]) {
+            Profile::O200k
+        } else if starts(&["gpt-4", "gpt-3.5", "gpt-35", "text-embedding-3", "text-embedding-ada-002"]) {
+            Profile::Cl100k
+        } else if starts(&["llama-3", "llama3", "meta-llama-3"]) {
+            Profile::Llama3
+        } else if starts(&["qwen3", "qwen-3", "qwen2", "qwen-2", "qwq", "qwen-max", "qwen-plus", "qwen-turbo"]) {
+            Profile::Qwen3
+        } else if starts(&["deepseek-v3", "deepseek-chat", "deepseek-reasoner", "deepseek-r1"]) {
+            Profile::DeepseekV3
+        } else if starts(&["gemini"]) {
+            Profile::Gemini
+        } else if starts(&["gemma-3", "gemma3"]) {
+            Profile::Gemma3
+        } else if starts(&["mistral-7b", "open-mistral-7b", "mixtral-8x7b", "open-mixtral-8x7b"]) {
+            Profile::MistralV1
+        } else if starts(&["claude"]) {
+            Profile::ClaudeLegacy
+        } else {
+            return Err(UnknownProfile {
+                name: model.to_string(),
+                what: "model",
+            });
+        };
+        Ok(p)
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::O200k
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::from_name(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::from_name(p.name()), Ok(p));
+        }
+        assert_eq!(Profile::from_name("O200K_BASE"), Ok(Profile::O200k));
+    }
+
+    #[test]
+    fn models_map() {
+        let cases = [
+            ("gpt-4o-mini", Profile::O200k),
+            ("openai/gpt-4.1", Profile::O200k),
+            ("o3-mini", Profile::O200k),
+            ("gpt-5", Profile::O200k),
+            ("gpt-4-turbo", Profile::Cl100k),
+            ("gpt-3.5-turbo", Profile::Cl100k),
+            ("meta-llama/Llama-3.1-8B-Instruct", Profile::Llama3),
+            ("Qwen/Qwen3-32B", Profile::Qwen3),
+            ("deepseek-chat", Profile::DeepseekV3),
+            ("models/gemini-2.5-pro", Profile::Gemini),
+            ("google/gemma-3-27b-it", Profile::Gemma3),
+            ("mistralai/Mistral-7B-Instruct-v0.1", Profile::MistralV1),
+            ("claude-sonnet-4-5", Profile::ClaudeLegacy),
+        ];
+        for (m, p) in cases {
+            assert_eq!(Profile::for_model(m), Ok(p), "{m}");
+        }
+    }
+
+    #[test]
+    fn unknown_model_lists_profiles() {
+        let e = Profile::for_model("bert-base").unwrap_err().to_string();
+        for p in Profile::ALL {
+            assert!(e.contains(p.name()), "{e}");
+        }
+        assert!(e.contains("pre-Claude-3"));
+    }
+}

@@ -1,0 +1,1 @@
+//! Classifying refusals by body and headers (being written).
