@@ -116,6 +116,15 @@ DEB_LICENCE_OVERRIDE = {
     "python3.11-doc": "PSF-2.0",
     "libpython3.11-stdlib": "PSF-2.0",
     "libpython3.11-testsuite": "PSF-2.0",
+    # copyright files that are not machine-readable: licence read by hand
+    "python3-yaml": "MIT",
+    "python3-jinja2": "BSD-3-Clause",
+    "fail2ban": "GPL-2.0-or-later",
+    "python3-matplotlib": "Matplotlib License (PSF-based)",
+    "logwatch": "X11",
+    "unicode-data": "Unicode License Agreement (Unicode-DFS-2016)",
+    "zsh-doc": "Zsh licence (MIT-Modern-Variant)",
+    "logstalgia": "GPL-3.0-or-later",
 }
 
 
@@ -129,9 +138,9 @@ def deb_licence(root, name):
             txt = open(c, encoding="utf-8", errors="replace").read()
         except OSError:
             continue
-        m = re.search(r"^Files:\s*\*\s*$.*?^License:\s*(.+)$", txt, re.M | re.S)
+        m = re.search(r"^Files:[ \t]*\*[ \t]*\n(?:[^\n]+\n)*?License:[ \t]*([^\n]+)", txt, re.M)
         if not m:
-            m = re.search(r"^License:\s*(.+)$", txt, re.M)
+            m = re.search(r"^License:[ \t]*([^\n]+)", txt, re.M)
         if m:
             return m.group(1).strip()
     return "see the package's copyright file"
@@ -270,13 +279,19 @@ def frac_b64(s):
 
 
 def frac_hex(s):
-    return sum(len(m.group(0)) for m in HEX_RUN.finditer(s)) / max(1, len(s))
+    # a run counts if it has a letter a-f or a 0x prefix (plain decimal numbers do not)
+    n = 0
+    for m in HEX_RUN.finditer(s):
+        r = m.group(0)
+        if re.search(r"[a-fA-F]", r) or s[max(0, m.start() - 2):m.start()] in ("0x", "0X"):
+            n += len(r)
+    return n / max(1, len(s))
 
 
 def frac_rep(s):
     n = 0
     for m in REP_RUN.finditer(s):
-        if len(m.group(1)) >= 8:
+        if len(m.group(1)) >= 12:
             n += len(m.group(1))
     return n / max(1, len(s))
 
@@ -292,20 +307,22 @@ def is_min_json_text(s):
 # --------------------------------------------------------------------------
 # excerpting
 # --------------------------------------------------------------------------
-def excerpt(text, size, mode, check, rng, score=None, tries=10):
+def excerpt(text, size, mode, check, rng, score=None, tries=10, free=lambda a, b: True):
+    """Return (sample, offset) or None.  free(a, b) says whether text[a:b] does
+    not overlap an excerpt already taken from the same file."""
     size = max(MIN_CH, min(MAX_CH, int(size)))
     best = None
     if len(text) <= size or len(text) <= MIN_CH * 1.2:
-        if MIN_CH <= len(text) <= MAX_CH and not bad(text) and check(text):
-            return text
+        if MIN_CH <= len(text) <= MAX_CH and free(0, len(text)) and not bad(text) and check(text):
+            return text, 0
         if len(text) <= MAX_CH:
             tries = max(tries, 4)
     if mode == "chars":
         for i in range(tries):
             off = 0 if (i == 0 and rng.random() < 0.3) else rng.randrange(0, max(1, len(text) - size))
             s = text[off:off + size]
-            if len(s) >= MIN_CH and not bad(s) and check(s):
-                return s
+            if len(s) >= MIN_CH and free(off, off + len(s)) and not bad(s) and check(s):
+                return s, off
         return None
     lines = text.splitlines(keepends=True)
     starts = []
@@ -330,13 +347,14 @@ def excerpt(text, size, mode, check, rng, score=None, tries=10):
             if n >= size:
                 break
         s = "".join(out)
-        if len(s) < MIN_CH or bad(s) or not check(s):
+        off = cum[st] if cum else 0
+        if len(s) < MIN_CH or not free(off, off + len(s)) or bad(s) or not check(s):
             continue
         if score is None:
-            return s
+            return s, off
         sc = score(s)
         if best is None or sc > best[0]:
-            best = (sc, s)
+            best = (sc, (s, off))
     return best[1] if best else None
 
 
@@ -346,20 +364,36 @@ def log_sizes(n, rng):
     return xs
 
 
+def has_secret(t):
+    low = t.lower()
+    return any(m.lower() in low for m in SECRET_MARKERS)
+
+
 def build(kind, cands, mode="lines", check=lambda s: True, score=None, n_target=N_TARGET,
-          file_check=None, tries=10, note=""):
-    """cands: list of (pkg, path, rel)."""
+          file_check=None, tries=10, note="", group=None, prefer=None):
+    """cands: list of (pkg, path, rel); group(c) -> round-robin group key."""
     rng = random.Random("gather-b:" + kind)
     bypkg = collections.OrderedDict()
     for c in cands:
-        bypkg.setdefault(c[0].key, []).append(c)
+        bypkg.setdefault(group(c) if group else c[0].key, []).append(c)
     keys = list(bypkg)
     rng.shuffle(keys)
     for k in keys:
         rng.shuffle(bypkg[k])
+        if prefer:
+            bypkg[k].sort(key=lambda c: 0 if prefer(c) else 1)
+    # the same file shipped by two packages (e.g. a Debian build and a wheel
+    # of the same project) may be used from one package only
+    def same(c):
+        pkg, path, rel = c
+        if "-packages/" in rel:
+            return rel.split("-packages/")[-1]
+        return rel if pkg.key.startswith("py:") else path
+    rel_owner = {}
     sizes = log_sizes(n_target, rng)
     samples = []
     used = collections.Counter()
+    ranges = collections.defaultdict(list)
     per_pkg = collections.Counter()
     checked = {}
     cap_pkg = max(2, math.ceil(n_target / max(1, len(keys))) + 1)
@@ -375,15 +409,17 @@ def build(kind, cands, mode="lines", check=lambda s: True, score=None, n_target=
                 size = sizes[len(samples) % len(sizes)]
                 got = None
                 attempts = 0
-                for c in bypkg[k]:
+                for c in sorted(bypkg[k], key=lambda c: used[c[1]]):
                     pkg, path, rel = c
                     if used[path] >= rnd or checked.get(path) is False:
+                        continue
+                    if rel_owner.get(same(c), path) != path:
                         continue
                     attempts += 1
                     if attempts > 25:
                         break
                     t = load(path)
-                    if t is None or len(t) < MIN_CH:
+                    if t is None or len(t) < MIN_CH or has_secret(t):
                         checked[path] = False
                         continue
                     if file_check and path not in checked:
@@ -393,12 +429,16 @@ def build(kind, cands, mode="lines", check=lambda s: True, score=None, n_target=
                     # prefer a file at least as big as the target size
                     if len(t) < size * 0.6 and attempts < 6 and rng.random() < 0.7:
                         continue
-                    s = excerpt(t, size, mode, check, rng, score, tries)
-                    if s is None:
-                        if used[path] == 0:
-                            checked[path] = False
+                    taken = ranges[path]
+                    free = lambda a, b, taken=taken: all(b <= x or a >= y for x, y in taken)
+                    r = excerpt(t, size, mode, check, rng, score, tries, free)
+                    if r is None:
+                        checked[path] = False
                         continue
+                    s, off = r
                     got = (c, s, t)
+                    taken.append((off, off + len(s)))
+                    rel_owner[same(c)] = path
                     break
                 if got:
                     c, s, t = got
@@ -483,6 +523,21 @@ def html_check(s):
     return s.count("<") >= 5
 
 
+LOG_TS = re.compile(r"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d:\d\d:\d\d|\[\d{1,2}/[A-Z][a-z]{2}/\d{4}"
+                    r"|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d|\d{10}\.\d+)")
+
+
+def log_check(s):
+    """most non-comment lines carry a timestamp; comment lines are a minority"""
+    ls = [l for l in s.splitlines() if l.strip()]
+    body = [l for l in ls if not l.lstrip().startswith("#")]
+    if len(body) < 2:
+        return False
+    hit = sum(1 for l in body if LOG_TS.search(l[:80]))
+    csum = sum(len(l) for l in ls if l.lstrip().startswith("#"))
+    return hit >= 0.6 * len(body) and csum <= 0.5 * len(s)
+
+
 def selectors():
     S = {}
     S["code-python"] = dict(sel=lambda p, r: ext(r, ".py") and p.key.split(":")[0] in ("deb", "py"))
@@ -496,26 +551,40 @@ def selectors():
                        mode="chars", file_check=lambda t, path: js_minified(t))
     S["json-pretty"] = dict(sel=lambda p, r: ext(r, ".json"),
                             file_check=lambda t, path: len(t) < 5_000_000 and is_pretty_json_text(t[:20000]) and json_ok(t),
-                            check=is_pretty_json_text)
+                            check=is_pretty_json_text,
+                            # package.json files are common: use them only where a package has no other JSON
+                            prefer=lambda c: not c[2].endswith("package.json"),
+                            group=lambda c: "package.json-%d" % (sum(map(ord, c[0].key)) % 5)
+                            if c[2].endswith("package.json") else c[0].key)
     S["json-min"] = dict(sel=lambda p, r: ext(r, ".json", ".json.gz", ".map"),
                          mode="chars", file_check=lambda t, path: is_min_json_text(t[:50000]) and len(t) > 300 and json_ok(t),
+                         prefer=lambda c: not c[2].endswith(".map"),
                          check=lambda s: True)
     S["yaml"] = dict(sel=lambda p, r: ext(r, ".yml", ".yaml"),
                      check=lambda s: ":" in s)
     S["toml"] = dict(sel=lambda p, r: ext(r, ".toml", "cargo.toml.orig") and not (p.key.startswith("crate:") and r == "Cargo.toml"),
                      check=lambda s: "=" in s)
-    S["html"] = dict(sel=lambda p, r: ext(r, ".html", ".htm", ".html.en", ".xhtml"), check=html_check)
+    S["html"] = dict(sel=lambda p, r: ext(r, ".html", ".htm", ".html.en", ".xhtml") and "templates/" not in r,
+                     check=html_check)
     S["csv"] = dict(sel=lambda p, r: ext(r, ".csv", ".csv.gz"), check=csv_check)
-    S["log"] = dict(sel=lambda p, r: ext(r, ".log", ".log.gz") or "/logs/" in "/" + r or "log" in os.path.basename(r).lower() and ext(r, ".txt"),
-                    check=lambda s: len(s.splitlines()) >= 2)
-    S["base64"] = dict(sel=lambda p, r: ext(r, ".pem", ".crt", ".eml", ".txt", ".css", ".svg", ".msg", ".mbox", ".b64", ".base64", ".html", ".js", ".json", ".py") and not ext(r, ".min.js"),
+    S["log"] = dict(sel=lambda p, r: (ext(r, ".log", ".log.gz") or "/logs/" in "/" + r)
+                    and not ext(r, ".py", ".html", ".rst", ".md", ".json", ".js"),
+                    file_check=lambda t, path: log_check(t[:20000]), check=log_check)
+    S["base64"] = dict(sel=lambda p, r: "key" not in os.path.basename(r).lower() and ext(r, ".pem", ".crt", ".eml", ".txt", ".css", ".svg", ".msg", ".mbox", ".b64", ".base64", ".html", ".js", ".json", ".py") and not ext(r, ".min.js"),
                        file_check=lambda t, path: frac_b64(t[:400000]) > 0.25,
                        check=lambda s: frac_b64(s) >= 0.5, score=frac_b64, tries=25)
     S["hex"] = dict(sel=lambda p, r: True,
                     file_check=lambda t, path: frac_hex(t[:400000]) > 0.3,
+                    # checksum lists are spread over a few round-robin groups so
+                    # that they get a fair share next to the per-package groups
+                    group=lambda c: "cargo-vendor-%d" % (sum(map(ord, c[0].key)) % 5)
+                    if c[2] == ".cargo-checksum.json" else (
+                        "md5sums-%d" % (sum(map(ord, c[0].key)) % 4) if c[2] == "DEBIAN/md5sums" else c[0].key),
                     check=lambda s: frac_hex(s) >= 0.5, score=frac_hex, tries=25)
     S["repeats"] = dict(sel=lambda p, r: not ext(r, ".min.js", ".map", ".png", ".gif", ".jpg", ".woff", ".woff2", ".ttf", ".svg"),
                         file_check=lambda t, path: frac_rep(t[:300000]) > 0.25,
+                        # source code qualifies only through deep indentation: try data/text first
+                        prefer=lambda c: not ext(c[2], ".rs", ".py", ".js", ".c", ".h", ".s", ".cc", ".cpp", ".ts"),
                         check=lambda s: frac_rep(s) >= 0.5, score=frac_rep, tries=25)
     return S
 
@@ -573,9 +642,10 @@ def reserialised_json(idx, have, n_need):
             continue
         m = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
         size = math.exp(rng.uniform(math.log(MIN_CH * 1.05), math.log(MAX_CH * 0.95)))
-        s = excerpt(m, size, "chars", lambda s: True, rng)
-        if not s:
+        r = excerpt(m, size, "chars", lambda s: True, rng)
+        if not r:
             continue
+        s = r[0]
         seen_pk[c[0].key] += 1
         off = m.find(s)
         how = "re-serialised with json.dumps(separators=(',',':'), ensure_ascii=False), characters %d-%d of the result" % (off + 1, off + len(s))
@@ -583,7 +653,41 @@ def reserialised_json(idx, have, n_need):
     return out
 
 
+def verify(kinds):
+    """Check the written corpus against the sampling rules."""
+    ok = True
+    for kind in kinds:
+        d = os.path.join(OUT, kind)
+        files = sorted(glob.glob(os.path.join(d, kind + "-*.txt")))
+        rows = open(os.path.join(d, "SOURCES.tsv"), encoding="utf-8").read().splitlines()
+        ids = [r.split("\t")[0] for r in rows[1:]]
+        if rows[0] != "id\torigin\tlicence" or ids != [os.path.basename(f)[:-4] for f in files]:
+            print(kind, "SOURCES does not match files"); ok = False
+        lens, nbytes = [], 0
+        for f in files:
+            b = open(f, "rb").read()
+            t = b.decode("utf-8")
+            nbytes += len(b)
+            lens.append(len(t))
+            if not MIN_CH <= len(t) <= MAX_CH or bad(t) or "\r" in t:
+                print(kind, os.path.basename(f), "breaks a rule"); ok = False
+        if bad(open(os.path.join(d, "SOURCES.tsv"), encoding="utf-8").read().replace("PRIVATE KEY", "")):
+            print(kind, "SOURCES has a forbidden string"); ok = False
+        per_file = collections.Counter(re.sub(r" (lines|characters) \d+-\d+$| whole file$", "", r.split("\t")[1]) for r in rows[1:])
+        if per_file and max(per_file.values()) > MAX_PER_FILE:
+            print(kind, "more than 3 samples from one file"); ok = False
+        if not 36 <= len(files) <= 48 or nbytes > 600_000:
+            print(kind, "count/size out of range", len(files), nbytes); ok = False
+        lens.sort()
+        pk = {re.sub(r"^(.*?\d\S*)(?: \(cargo vendor output\)| control archive)?: .*$", r"\1", r.split("\t")[1]) for r in rows[1:]}
+        print("%-12s n=%d total_chars=%d bytes=%d min=%d median=%d max=%d packages=%d" % (
+            kind, len(lens), sum(lens), nbytes, lens[0], lens[len(lens) // 2], lens[-1], len(pk)))
+    return ok
+
+
 def main(argv):
+    if argv[:1] == ["--verify"]:
+        sys.exit(0 if verify(argv[1:] or list(selectors())) else 1)
     unpack_all()
     pkgs = packages()
     print("packages:", len(pkgs), file=sys.stderr)
