@@ -1,1 +1,1283 @@
-//! Classifying refusals by body and headers (being written).
+//! Classifying a provider's refusal from its status, headers and body, and finding errors inside streams.
+//!
+//! Status codes mislead (a 413 can be a rate limit, a 429 a billing quota, an error can arrive inside an HTTP 200
+//! stream), so [`classify`] reads the body and headers first and uses the status only as a last hint. It
+//! understands the body shapes of OpenAI, Azure OpenAI, Groq, DeepSeek, Together, Mistral, Cohere, xAI,
+//! Fireworks, Cerebras and OpenRouter (`{"error": {...}}` or `{"message": ...}`), Anthropic
+//! (`{"type": "error", "error": {...}}`), Gemini and Vertex (`RESOURCE_EXHAUSTED` with `RetryInfo` and
+//! `QuotaFailure` details, sometimes in an array or nested as a JSON string), Bedrock, bare string errors,
+//! problem-details JSON and plain text.
+//!
+//! Parsing is bounded: serde_json refuses nesting deeper than 128, the walk over the parsed value is limited in
+//! depth and node count, nested JSON strings are unwrapped at most a few levels deep, and only the first
+//! [`MAX_TEXT_BYTES`] of a body that is not JSON are read. Garbage gives [`RefusalKind::Other`], never a panic.
+//!
+//! ```
+//! use llm_preflight::refusal::{classify, RefusalKind};
+//! let body = r#"{"error": {"message": "Rate limit reached for gpt-4o-mini in organization org-xxx on tokens per min (TPM): Limit 10000, Used 9840, Requested 1210. Please try again in 6.3s.", "type": "tokens", "code": "rate_limit_exceeded"}}"#;
+//! let r = classify(Some(429), [("retry-after", "6")], body, 0);
+//! assert_eq!(r.kind, RefusalKind::RateLimitTokens);
+//! assert!(r.retryable);
+//! assert_eq!(r.retry_after_ms, Some(6000));
+//! assert_eq!((r.limit, r.used, r.requested), (Some(10000), Some(9840), Some(1210)));
+//! ```
+
+use crate::headers::{parse_duration_ms, Headers, RateLimitSnapshot};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// How much of a non-JSON body (or of one message) is read for text analysis.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// How many levels of JSON nested inside JSON strings are unwrapped.
+const MAX_NESTED_JSON: u32 = 3;
+/// How deep the walk over a parsed body goes.
+const MAX_WALK_DEPTH: u32 = 24;
+/// How many JSON nodes the walk visits at most.
+const MAX_WALK_NODES: usize = 4096;
+
+/// What kind of refusal a response is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// A rate limit on requests per window.
+    RateLimitRequests,
+    /// A rate limit on tokens per window (input, output or both).
+    RateLimitTokens,
+    /// A rate limit whose dimension the response does not reveal.
+    RateLimitOther,
+    /// The request can never fit the limit it hit (requested > limit of a per-window budget, or a payload byte
+    /// cap): it must shrink.
+    TooLarge,
+    /// Billing, credit, plan or monthly caps, a free tier with `limit: 0`: no short wait clears it.
+    QuotaExhausted,
+    /// Provider capacity: 529, 503 overloaded, "slow down", shared capacity exhausted.
+    Overloaded,
+    /// The prompt plus the output reservation exceeds the model's context window.
+    ContextLength,
+    /// Anything else, including bodies that could not be read.
+    Other,
+}
+
+impl RefusalKind {
+    /// The snake_case name used in JSON output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RefusalKind::RateLimitRequests => "rate_limit_requests",
+            RefusalKind::RateLimitTokens => "rate_limit_tokens",
+            RefusalKind::RateLimitOther => "rate_limit_other",
+            RefusalKind::TooLarge => "too_large",
+            RefusalKind::QuotaExhausted => "quota_exhausted",
+            RefusalKind::Overloaded => "overloaded",
+            RefusalKind::ContextLength => "context_length",
+            RefusalKind::Other => "other",
+        }
+    }
+
+    /// Whether this is one of the three rate-limit kinds.
+    pub const fn is_rate_limit(self) -> bool {
+        matches!(
+            self,
+            RefusalKind::RateLimitRequests
+                | RefusalKind::RateLimitTokens
+                | RefusalKind::RateLimitOther
+        )
+    }
+}
+
+impl fmt::Display for RefusalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The budget dimension a refusal names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    /// Requests per window.
+    Requests,
+    /// Tokens per window.
+    Tokens,
+}
+
+/// The window of the budget a refusal names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// Per minute.
+    Minute,
+    /// Per day.
+    Day,
+    /// Per month.
+    Month,
+}
+
+/// A classified refusal. The first eight fields are the `explain-response` contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// What happened.
+    pub kind: RefusalKind,
+    /// Whether waiting and sending the same request again can succeed.
+    pub retryable: bool,
+    /// The wait the response states (headers first, then the body), in milliseconds.
+    pub retry_after_ms: Option<u64>,
+    /// The budget that was hit, when stated ("Limit 8000", `quotaValue`, a context window).
+    pub limit: Option<u64>,
+    /// What the request asked for, when stated ("Requested 1210").
+    pub requested: Option<u64>,
+    /// What was already used in the window, when stated ("Used 7920").
+    pub used: Option<u64>,
+    /// Which budget, when stated.
+    pub dimension: Option<Dimension>,
+    /// Over which window, when stated.
+    pub window: Option<Window>,
+    /// The HTTP status, if any (for a stream error, the one the error frame states, if any).
+    pub status: Option<u16>,
+    /// The provider's own message, cut to 500 characters.
+    pub message: Option<String>,
+    /// For a refusal found inside a stream: whether output had already been delivered before it.
+    pub output_delivered: bool,
+}
+
+impl Refusal {
+    fn other(status: Option<u16>) -> Self {
+        Refusal {
+            kind: RefusalKind::Other,
+            retryable: false,
+            retry_after_ms: None,
+            limit: None,
+            requested: None,
+            used: None,
+            dimension: None,
+            window: None,
+            status,
+            message: None,
+            output_delivered: false,
+        }
+    }
+
+    /// By how many tokens the request must shrink, when the response says both what it asked for and the limit.
+    pub fn excess(&self) -> Option<u64> {
+        match (self.requested, self.limit) {
+            (Some(r), Some(l)) if r > l => Some(r - l),
+            _ => None,
+        }
+    }
+}
+
+/// Classifies a response from its status (if any), its headers as `(name, value)` pairs and its raw body.
+/// `now_ms` (Unix milliseconds) converts an HTTP-date `retry-after` and Anthropic's reset timestamps into waits.
+///
+/// A streamed body (SSE `data:` lines) is searched for an error frame with [`find_stream_error`] first.
+pub fn classify<I, N, V>(status: Option<u16>, headers: I, body: &str, now_ms: u64) -> Refusal
+where
+    I: IntoIterator<Item = (N, V)>,
+    N: AsRef<str>,
+    V: AsRef<str>,
+{
+    let parsed = RateLimitSnapshot::from_headers(headers, now_ms);
+    classify_with_snapshot(status, &parsed.snapshot, body)
+}
+
+/// Like [`classify`], with the headers already read into a snapshot.
+pub fn classify_with_snapshot(
+    status: Option<u16>,
+    snapshot: &RateLimitSnapshot,
+    body: &str,
+) -> Refusal {
+    if looks_like_stream(body) {
+        if let Some(se) = find_stream_error(body) {
+            let mut r = classify_body(status, snapshot, &se.payload);
+            r.output_delivered = se.output_delivered;
+            return r;
+        }
+    }
+    classify_body(status, snapshot, body)
+}
+
+fn looks_like_stream(body: &str) -> bool {
+    let head = cut(body.trim_start(), 4096);
+    head.starts_with("data:")
+        || head.starts_with("event:")
+        || head.contains("\ndata:")
+        || head.starts_with(':')
+}
+
+/// An error found inside a streamed body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamError {
+    /// The error frame's payload (usually JSON), ready for [`classify`].
+    pub payload: String,
+    /// Whether content had been delivered before the error (a retry would repeat it).
+    pub output_delivered: bool,
+    /// The SSE event name of the error frame, if it had one (`error`).
+    pub event: Option<String>,
+}
+
+/// Finds an error inside a streamed body: SSE `data: {"error": ...}`, `event: error` followed by data, an
+/// Anthropic `{"type": "error", ...}` frame, or newline-delimited JSON with an `error` member. Reports whether
+/// content had already been delivered before it. One pass, linear in the body's length; `None` when the stream
+/// carries no error.
+pub fn find_stream_error(body: &str) -> Option<StreamError> {
+    let mut event: Option<&str> = None;
+    let mut delivered = false;
+    let mut data = String::new();
+    let mut event_for_data: Option<&str> = None;
+    // SSE: an event is a group of lines ended by a blank line; `data:` lines concatenate.
+    let mut lines = body.split('\n').peekable();
+    loop {
+        let line = lines.next();
+        let line = line.map(|l| l.strip_suffix('\r').unwrap_or(l));
+        let end_of_event = match line {
+            None => true,
+            Some(l) => l.is_empty(),
+        };
+        if let Some(l) = line {
+            if let Some(v) = l.strip_prefix("event:") {
+                event = Some(v.trim());
+            } else if let Some(v) = l.strip_prefix("data:") {
+                if !data.is_empty() {
+                    data.push('\n');
+                }
+                if data.len() < 4 * MAX_TEXT_BYTES {
+                    data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                }
+                event_for_data = event;
+            } else if !l.starts_with(':')
+                && !l.trim().is_empty()
+                && data.is_empty()
+                && event.is_none()
+            {
+                // Newline-delimited JSON (no SSE framing): each line is one frame.
+                let t = l
+                    .trim()
+                    .trim_start_matches('[')
+                    .trim_start_matches(',')
+                    .trim_end_matches([',', ']']);
+                if t.starts_with('{') {
+                    if let Some(found) = inspect_frame(t, None, &mut delivered) {
+                        return Some(found);
+                    }
+                }
+                if lines.peek().is_none() {
+                    break;
+                }
+                continue;
+            }
+        }
+        if end_of_event && (!data.is_empty() || event_for_data.is_some() || event.is_some()) {
+            let ev = event_for_data.or(event);
+            if !data.is_empty() || ev == Some("error") {
+                if let Some(found) = inspect_frame(&data, ev, &mut delivered) {
+                    return Some(found);
+                }
+            }
+            data.clear();
+            event = None;
+            event_for_data = None;
+        }
+        if line.is_none() {
+            break;
+        }
+    }
+    None
+}
+
+/// Looks at one frame: returns the error it carries, or notes whether it delivered content.
+fn inspect_frame(data: &str, event: Option<&str>, delivered: &mut bool) -> Option<StreamError> {
+    let d = data.trim();
+    if d == "[DONE]" {
+        return None;
+    }
+    let is_error_event = event.is_some_and(|e| e.eq_ignore_ascii_case("error"));
+    let v: Option<Value> = if d.starts_with('{') || d.starts_with('[') {
+        serde_json::from_str(d).ok()
+    } else {
+        None
+    };
+    let found = |delivered: bool| StreamError {
+        payload: d.to_string(),
+        output_delivered: delivered,
+        event: event.map(str::to_string),
+    };
+    if is_error_event {
+        return Some(found(*delivered));
+    }
+    let v = v?;
+    let obj = match &v {
+        Value::Object(o) => o,
+        Value::Array(a) => match a.first() {
+            Some(Value::Object(o)) => o,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let is_error = obj.get("error").is_some_and(|e| !e.is_null())
+        || obj.get("type").and_then(Value::as_str) == Some("error")
+        || obj.get("object").and_then(Value::as_str) == Some("error");
+    if is_error {
+        return Some(found(*delivered));
+    }
+    if frame_has_output(&v) {
+        *delivered = true;
+    }
+    None
+}
+
+/// Whether a streamed frame carries content for the user (text or a tool call).
+fn frame_has_output(v: &Value) -> bool {
+    let nonempty = |x: Option<&Value>| match x {
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(_)) => true,
+        _ => false,
+    };
+    // OpenAI-compatible chat completions.
+    if let Some(choices) = v.get("choices").and_then(Value::as_array) {
+        for c in choices.iter().take(16) {
+            let delta = c.get("delta").or_else(|| c.get("message"));
+            if let Some(d) = delta {
+                if nonempty(d.get("content"))
+                    || nonempty(d.get("tool_calls"))
+                    || nonempty(d.get("reasoning_content"))
+                {
+                    return true;
+                }
+            }
+            if nonempty(c.get("text")) {
+                return true;
+            }
+        }
+        return false;
+    }
+    // Anthropic messages.
+    if v.get("type").and_then(Value::as_str) == Some("content_block_delta") {
+        return true;
+    }
+    // OpenAI Responses.
+    if let Some(t) = v.get("type").and_then(Value::as_str) {
+        if t.ends_with(".delta") && t.starts_with("response.") {
+            return nonempty(v.get("delta"));
+        }
+    }
+    // Gemini.
+    if let Some(cands) = v.get("candidates").and_then(Value::as_array) {
+        for c in cands.iter().take(16) {
+            if let Some(parts) = c.pointer("/content/parts").and_then(Value::as_array) {
+                if parts
+                    .iter()
+                    .any(|p| nonempty(p.get("text")) || nonempty(p.get("functionCall")))
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evidence gathered from a body.
+
+#[derive(Default)]
+struct Evidence {
+    /// Human messages, in order met.
+    messages: Vec<String>,
+    /// Machine codes (type, code, status, reason, ...), lowercased.
+    codes: Vec<String>,
+    /// Gemini quota ids and metrics, lowercased.
+    quota_ids: Vec<String>,
+    /// Gemini `quotaValue`.
+    quota_value: Option<u64>,
+    /// Gemini `RetryInfo.retryDelay`.
+    retry_delay_ms: Option<u64>,
+    /// A numeric `code` or `status` that looks like an HTTP status.
+    status: Option<u16>,
+    /// OpenRouter's `limit_source` etc.
+    text_bytes: usize,
+    nodes: usize,
+}
+
+impl Evidence {
+    fn push_message(&mut self, s: &str) {
+        let s = s.trim();
+        if s.is_empty() || self.text_bytes >= MAX_TEXT_BYTES {
+            return;
+        }
+        let s = cut(s, MAX_TEXT_BYTES - self.text_bytes);
+        self.text_bytes += s.len();
+        self.messages.push(s.to_string());
+    }
+
+    fn push_code(&mut self, s: &str) {
+        let s = s.trim();
+        if !s.is_empty() && s.len() <= 200 && self.codes.len() < 64 {
+            self.codes.push(s.to_ascii_lowercase());
+        }
+    }
+
+    /// Reads a string that may itself be JSON (OpenRouter `metadata.raw`, Gemini errors nested in messages).
+    fn read_string(&mut self, s: &str, nested: u32, depth: u32) {
+        let t = s.trim();
+        if nested < MAX_NESTED_JSON
+            && (t.starts_with('{') || t.starts_with('['))
+            && t.len() <= 4 * MAX_TEXT_BYTES
+        {
+            if let Ok(v) = serde_json::from_str::<Value>(t) {
+                self.walk(&v, nested + 1, depth + 1);
+                return;
+            }
+        }
+        // A message may embed JSON after a prefix ("429 {"error": ...}"): try from the first brace.
+        if nested < MAX_NESTED_JSON {
+            if let Some(i) = t.find("{\"") {
+                if i > 0 && t.len() - i <= 4 * MAX_TEXT_BYTES {
+                    if let Ok(v) = serde_json::from_str::<Value>(&t[i..]) {
+                        self.push_message(&t[..i]);
+                        self.walk(&v, nested + 1, depth + 1);
+                        return;
+                    }
+                }
+            }
+        }
+        self.push_message(t);
+    }
+
+    fn walk(&mut self, v: &Value, nested: u32, depth: u32) {
+        self.nodes += 1;
+        if depth > MAX_WALK_DEPTH || self.nodes > MAX_WALK_NODES {
+            return;
+        }
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    self.walk_member(k, x, nested, depth);
+                }
+            }
+            Value::Array(a) => {
+                for x in a {
+                    if self.nodes > MAX_WALK_NODES {
+                        break;
+                    }
+                    self.walk(x, nested, depth + 1);
+                }
+            }
+            Value::String(s) => self.read_string(s, nested, depth),
+            _ => {}
+        }
+    }
+
+    fn walk_member(&mut self, k: &str, x: &Value, nested: u32, depth: u32) {
+        let lk = k.to_ascii_lowercase();
+        match lk.as_str() {
+            "message" | "detail" | "title" | "error_description" | "raw" | "msg"
+            | "error_message" | "errormessage" | "remedy_hint" => match x {
+                Value::String(s) => self.read_string(s, nested, depth),
+                _ => self.walk(x, nested, depth + 1),
+            },
+            "error" | "errors" | "details" | "violations" | "metadata" | "data" | "body"
+            | "response" | "cause" => match x {
+                Value::String(s) => self.read_string(s, nested, depth),
+                _ => self.walk(x, nested, depth + 1),
+            },
+            "type" | "code" | "status" | "reason" | "error_type" | "errortype" | "__type"
+            | "limit_source" | "object" | "error_code" | "domain" => match x {
+                Value::String(s) => {
+                    if lk != "object" || s == "error" {
+                        self.push_code(s)
+                    }
+                }
+                Value::Number(n) => {
+                    if let Some(c) = n.as_u64().filter(|c| (100..=599).contains(c)) {
+                        self.status.get_or_insert(c as u16);
+                    }
+                    self.push_code(&n.to_string());
+                }
+                _ => self.walk(x, nested, depth + 1),
+            },
+            "retrydelay" | "retry_delay" => {
+                if let Some(ms) = x.as_str().and_then(|s| parse_duration_ms(s).ok()) {
+                    self.retry_delay_ms.get_or_insert(ms);
+                } else if let Some(obj) = x.as_object() {
+                    // protobuf-JSON {"seconds": 37, "nanos": 0}
+                    let s = obj.get("seconds").and_then(Value::as_u64).unwrap_or(0);
+                    let n = obj.get("nanos").and_then(Value::as_u64).unwrap_or(0);
+                    self.retry_delay_ms
+                        .get_or_insert(s.saturating_mul(1000) + n.div_ceil(1_000_000));
+                }
+            }
+            "quotaid" | "quotametric" | "quota_id" | "quota_metric" | "subject" => {
+                if let Some(s) = x.as_str() {
+                    if self.quota_ids.len() < 32 {
+                        self.quota_ids.push(s.to_ascii_lowercase());
+                    }
+                }
+            }
+            "quotavalue" | "quota_value" => {
+                let n = match x {
+                    Value::String(s) => s.trim().parse::<u64>().ok(),
+                    Value::Number(n) => n.as_u64(),
+                    _ => None,
+                };
+                if n.is_some() && self.quota_value.is_none() {
+                    self.quota_value = n;
+                }
+            }
+            "param" | "request_id" | "@type" | "links" | "url" | "help" => {}
+            _ => {
+                if matches!(x, Value::Object(_) | Value::Array(_)) {
+                    self.walk(x, nested, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+fn gather(body: &str) -> Evidence {
+    let mut ev = Evidence::default();
+    let t = body.trim_start_matches('\u{feff}').trim();
+    if t.is_empty() {
+        return ev;
+    }
+    if t.starts_with('{') || t.starts_with('[') || t.starts_with('"') {
+        if let Ok(v) = serde_json::from_str::<Value>(t) {
+            match &v {
+                Value::String(s) => ev.read_string(s, 1, 0),
+                _ => ev.walk(&v, 0, 0),
+            }
+            return ev;
+        }
+    }
+    // Not JSON (or broken JSON): read the text itself, bounded.
+    ev.read_string(cut(t, MAX_TEXT_BYTES), MAX_NESTED_JSON, 0);
+    ev
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text analysis (ASCII-lowercased, bounded).
+
+/// Parses a number at `i` (skipping spaces, `~`, `:`), with `,` thousands separators and a fraction that is
+/// dropped (`10000.000000`). Returns it and where it ends.
+fn number_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    while i < b.len() && matches!(b[i], b' ' | b'~' | b':' | b'=' | b'(' | b'\t') {
+        i += 1;
+    }
+    if i >= b.len() || !b[i].is_ascii_digit() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    let mut digits = 0;
+    while i < b.len() {
+        match b[i] {
+            c @ b'0'..=b'9' => {
+                n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+                digits += 1;
+                i += 1;
+            }
+            b',' if i + 3 < b.len() + 1
+                && b[i + 1..].iter().take(3).all(u8::is_ascii_digit)
+                && digits > 0 =>
+            {
+                // A thousands separator only when exactly three digits follow.
+                if b.get(i + 4).is_some_and(u8::is_ascii_digit) {
+                    break;
+                }
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    if i < b.len() && b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    Some((n, i))
+}
+
+/// The first number following one of `keys` (optionally after "of " or "is ").
+fn number_after(text: &str, keys: &[&str]) -> Option<u64> {
+    let b = text.as_bytes();
+    let mut best: Option<(usize, u64)> = None;
+    for key in keys {
+        for (pos, _) in text.match_indices(key) {
+            if best.is_some_and(|(p, _)| p < pos) {
+                break;
+            }
+            let mut j = pos + key.len();
+            for filler in ["of ", "is ", "to "] {
+                let k = j + b[j..].iter().take_while(|c| **c == b' ').count();
+                if text[k..].starts_with(filler) {
+                    j = k + filler.len();
+                    break;
+                }
+            }
+            if let Some((n, _)) = number_at(b, j) {
+                best = Some((pos, n));
+                break;
+            }
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
+/// A wait stated in text: "try again in 4.77s", "retry in 28.02s", "retry after 86400 seconds", "1m0.36s".
+fn wait_in_text(text: &str) -> Option<u64> {
+    const KEYS: [&str; 6] = [
+        "try again in ",
+        "retry in ",
+        "retry after ",
+        "try again after ",
+        "retrying in ",
+        "please wait ",
+    ];
+    let b = text.as_bytes();
+    let mut best: Option<(usize, u64)> = None;
+    for key in KEYS {
+        for (pos, _) in text.match_indices(key) {
+            if best.is_some_and(|(p, _)| p < pos) {
+                break;
+            }
+            let start = pos + key.len();
+            let mut end = start;
+            while end < b.len()
+                && (b[end].is_ascii_alphanumeric() || b[end] == b'.')
+                && end - start < 40
+            {
+                end += 1;
+            }
+            let token = text[start..end].trim_end_matches('.');
+            if token.is_empty() || !token.as_bytes()[0].is_ascii_digit() {
+                continue;
+            }
+            let ms = if token.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+                let rest = text[end..].trim_start();
+                let unit = if rest.starts_with("ms") || rest.starts_with("millisecond") {
+                    "ms"
+                } else if rest.starts_with("min") {
+                    "m"
+                } else if rest.starts_with("hour") || rest.starts_with("hr") {
+                    "h"
+                } else {
+                    "s"
+                };
+                parse_duration_ms(&format!("{token}{unit}")).ok()
+            } else {
+                parse_duration_ms(token).ok().or_else(|| {
+                    // "20seconds"-like tokens: keep the leading number.
+                    let n: String = token
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit() || *c == '.')
+                        .collect();
+                    let unit = &token[n.len()..];
+                    let u = if unit.starts_with("ms") || unit.starts_with("milli") {
+                        "ms"
+                    } else if unit.starts_with("sec") {
+                        "s"
+                    } else if unit.starts_with("min") {
+                        "m"
+                    } else {
+                        return None;
+                    };
+                    parse_duration_ms(&format!("{n}{u}")).ok()
+                })
+            };
+            if let Some(ms) = ms {
+                best = Some((pos, ms));
+                break;
+            }
+        }
+    }
+    best.map(|(_, ms)| ms)
+}
+
+fn has_any(text: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|n| text.contains(n))
+}
+
+fn dimension_in(text: &str) -> Option<Dimension> {
+    let tokens = has_any(
+        text,
+        &[
+            "tokens per min",
+            "tokens per day",
+            "tokens per hour",
+            "(tpm)",
+            "(tpd)",
+            "input tokens per",
+            "output tokens per",
+            "too many tokens",
+            "token rate limit",
+            "tokens processed",
+            "token_count",
+            "inputtokens",
+            "outputtokens",
+            "tokens_per_",
+            "tokenspermin",
+            "tokens limit",
+            "request tokens",
+        ],
+    );
+    let requests = has_any(
+        text,
+        &[
+            "requests per min",
+            "requests per day",
+            "requests per hour",
+            "requests per second",
+            "(rpm)",
+            "(rpd)",
+            "queries per minute",
+            "queries per second",
+            "api calls",
+            "call rate limit",
+            "request rate",
+            "requests rate limit",
+            "requestsper",
+            "_requests",
+            "requests_per_",
+            "requests limit",
+            "too many requests in",
+            "too many requests, please wait",
+        ],
+    );
+    match (tokens, requests) {
+        (true, false) => Some(Dimension::Tokens),
+        (false, true) => Some(Dimension::Requests),
+        _ => None,
+    }
+}
+
+fn window_in(text: &str) -> Option<Window> {
+    let minute = has_any(
+        text,
+        &[
+            "per min",
+            "/ min",
+            "/min",
+            "(tpm)",
+            "(rpm)",
+            "perminute",
+            "per_minute",
+            "/ minute",
+            "a minute",
+            "each minute",
+            "per-minute",
+        ],
+    );
+    let day = has_any(
+        text,
+        &[
+            "per day", "(tpd)", "(rpd)", "perday", "per_day", "daily", "/ day", "/day",
+        ],
+    );
+    let month = has_any(
+        text,
+        &["per month", "monthly", "permonth", "per_month", "/ month"],
+    );
+    if minute {
+        Some(Window::Minute)
+    } else if day {
+        Some(Window::Day)
+    } else if month {
+        Some(Window::Month)
+    } else {
+        None
+    }
+}
+
+fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body: &str) -> Refusal {
+    let ev = gather(body);
+    // An error inside a 2xx response (a stream, OpenRouter's `error` in a completion) states its own code.
+    let status_or = match status {
+        Some(s) if (200..300).contains(&s) => ev.status.or(status),
+        None => ev.status,
+        s => s,
+    };
+    let mut r = Refusal::other(status_or);
+    let msg_text = ev.messages.join(" \n ").to_ascii_lowercase();
+    let quota = ev.quota_ids.join(" ");
+    let code_is = |c: &str| ev.codes.iter().any(|x| x == c);
+
+    r.message = ev.messages.iter().find(|m| !m.is_empty()).map(|m| {
+        let mut s: String = m.chars().take(500).collect();
+        if s.len() < m.len() {
+            s.push('…');
+        }
+        s
+    });
+
+    // Numbers the text states.
+    r.limit = number_after(
+        &msg_text,
+        &[
+            "limit",
+            "limited to ",
+            "maximum context length is ",
+            "limit is ",
+        ],
+    )
+    .or_else(|| {
+        // "rate limit for your organization (…) of 30,000 input tokens per minute"
+        let i = msg_text.find("rate limit")?;
+        let window = cut(&msg_text[i..], 120);
+        number_after(window, &[" of "])
+    });
+    r.used = number_after(&msg_text, &["used "]);
+    r.requested = number_after(&msg_text, &["requested ", "resulted in "]);
+    if r.limit.is_none() {
+        r.limit = ev.quota_value;
+    }
+    r.dimension = dimension_in(&msg_text)
+        .or_else(|| dimension_in(&quota))
+        .or_else(|| {
+            if code_is("tokens") {
+                Some(Dimension::Tokens)
+            } else if code_is("requests") {
+                Some(Dimension::Requests)
+            } else {
+                None
+            }
+        });
+    r.window = window_in(&msg_text).or_else(|| window_in(&quota));
+    let stated_wait = ev.retry_delay_ms.or_else(|| wait_in_text(&msg_text));
+
+    // 1. The context window.
+    let context = code_is("context_length_exceeded")
+        || code_is("string_above_max_length")
+        || has_any(
+            &msg_text,
+            &[
+                "maximum context length",
+                "context length exceeded",
+                "context_length_exceeded",
+                "prompt is too long",
+                "exceeds the context window",
+                "context window exceeded",
+                "input is too long",
+                "exceeds the maximum number of tokens allowed",
+                "too many input tokens",
+                "maximum prompt length",
+                "reduce the length of the messages",
+            ],
+        );
+    if context {
+        r.kind = RefusalKind::ContextLength;
+        r.retryable = false;
+        r.dimension = Some(Dimension::Tokens);
+        r.window = None;
+        // "prompt is too long: 210436 tokens > 200000 maximum"
+        if let Some(i) = msg_text.find("prompt is too long") {
+            let tail = &msg_text[i..];
+            r.requested = number_after(tail, &["long"]).or(r.requested);
+            r.limit = number_after(tail, &["> "]).or(r.limit);
+        }
+        // "The input token count (1234567) exceeds the maximum number of tokens allowed (1048576)"
+        if let Some(i) = msg_text.find("input token count") {
+            let tail = &msg_text[i..];
+            r.requested = number_after(tail, &["count"]).or(r.requested);
+            r.limit = number_after(tail, &["allowed"]).or(r.limit);
+        }
+        if let Some(i) = msg_text.find("maximum context length is ") {
+            r.limit = number_after(&msg_text[i..], &["is "]).or(r.limit);
+        }
+        r.used = None;
+        r.retry_after_ms = None;
+        return r;
+    }
+
+    // 2. Billing and credit: no wait clears it.
+    let hard_quota = code_is("insufficient_quota")
+        || code_is("billing_hard_limit_reached")
+        || code_is("billing_not_active")
+        || code_is("insufficient_balance")
+        || code_is("payment_required")
+        || status_or == Some(402)
+        || has_any(
+            &msg_text,
+            &[
+                "insufficient balance",
+                "insufficient_quota",
+                "credit balance is too low",
+                "used all available credits",
+                "monthly spending limit",
+                "spending limit",
+                "run out of credits",
+                "out of credits",
+                "requires more credits",
+                "insufficient credits",
+                "billing hard limit",
+                "exceeded your monthly",
+                "monthly usage limit",
+                "quota exceeded for this month",
+                "free tier limit exceeded",
+                "account is not active",
+                "extra usage is required",
+                "your account has been suspended",
+            ],
+        );
+    let soft_quota = has_any(
+        &msg_text,
+        &["exceeded your current quota", "check your plan and billing"],
+    ) || code_is("credit_limit");
+    let per_day_only = !ev.quota_ids.is_empty()
+        && ev
+            .quota_ids
+            .iter()
+            .any(|q| q.contains("perday") || q.contains("per_day"))
+        && !ev
+            .quota_ids
+            .iter()
+            .any(|q| q.contains("perminute") || q.contains("per_minute"));
+
+    // 3. Rate-limit signals.
+    let rate_signal = code_is("rate_limit_exceeded")
+        || code_is("rate_limit_error")
+        || code_is("rate_limited")
+        || code_is("ratelimitexceeded")
+        || code_is("resource_exhausted")
+        || code_is("throttlingexception")
+        || code_is("throttling_error")
+        || code_is("too_many_requests")
+        || code_is("too many requests")
+        || code_is("requests")
+        || code_is("tokens")
+        || code_is("too_many_tokens_error")
+        || code_is("request_limit_exceeded")
+        || code_is("tokens_per_minute_limit_exceeded")
+        || has_any(
+            &msg_text,
+            &[
+                "rate limit",
+                "rate-limit",
+                "ratelimit",
+                "too many requests",
+                "too many tokens",
+                "throttl",
+                "resource exhausted",
+                "resource has been exhausted",
+                "limit exceeded",
+                "limit reached",
+                "exceeded call rate",
+                "exceeded token rate",
+                "rate limited",
+                "request limit",
+                "quota exceeded",
+                "exceeded your current quota",
+                "tokens per min",
+                "requests per min",
+                "exceeded your usage limits",
+            ],
+        )
+        || status_or == Some(429);
+
+    // 4. Capacity.
+    let overloaded = code_is("overloaded_error")
+        || code_is("overloaded")
+        || code_is("unavailable")
+        || code_is("serviceunavailableexception")
+        || code_is("service_unavailable")
+        || code_is("service_tier_capacity_exceeded")
+        || code_is("upstream_provider_shared_pool")
+        || status_or == Some(529)
+        || has_any(
+            &msg_text,
+            &[
+                "overloaded",
+                "over capacity",
+                "capacity exceeded",
+                "at capacity",
+                "slow down",
+                "high demand",
+                "currently unavailable",
+                "temporarily unavailable",
+                "rate-limited upstream",
+                "rate limited upstream",
+                "shared capacity",
+                "resource exhausted. please try again later",
+                "no capacity",
+                "insufficient capacity",
+                "experiencing high traffic",
+            ],
+        );
+
+    let payload_cap = status_or == Some(413)
+        || code_is("request_too_large")
+        || has_any(
+            &msg_text,
+            &[
+                "request entity too large",
+                "payload too large",
+                "maximum allowed number of bytes",
+            ],
+        );
+
+    // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
+    let too_large_for_window = r
+        .requested
+        .zip(r.limit)
+        .is_some_and(|(q, l)| q > l && l > 0)
+        && (rate_signal || msg_text.contains("request too large"));
+
+    if hard_quota && !too_large_for_window {
+        r.kind = RefusalKind::QuotaExhausted;
+        r.retryable = false;
+        if r.window.is_none() && has_any(&msg_text, &["monthly", "month"]) {
+            r.window = Some(Window::Month);
+        }
+    } else if too_large_for_window
+        || (msg_text.contains("request too large") && r.requested.is_some())
+    {
+        r.kind = RefusalKind::TooLarge;
+        r.retryable = false;
+        if r.dimension.is_none() {
+            r.dimension = Some(Dimension::Tokens);
+        }
+    } else if r.limit == Some(0) && (rate_signal || soft_quota) {
+        // A free tier with `limit: 0`: nothing to wait for.
+        r.kind = RefusalKind::QuotaExhausted;
+        r.retryable = false;
+    } else if soft_quota
+        && stated_wait.is_none()
+        && snap.retry_after_ms.is_none()
+        && r.window.is_none()
+    {
+        // "You exceeded your current quota, please check your plan and billing details" with nothing that says
+        // a short window is involved: billing.
+        r.kind = RefusalKind::QuotaExhausted;
+        r.retryable = false;
+    } else if per_day_only && (rate_signal || soft_quota) {
+        r.kind = RefusalKind::QuotaExhausted;
+        r.retryable = false;
+        r.window = Some(Window::Day);
+    } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
+        r.kind = RefusalKind::Overloaded;
+        r.retryable = true;
+    } else if rate_signal || soft_quota {
+        r.retryable = true;
+        r.kind = match r.dimension.or_else(|| exhausted_dimension(snap)) {
+            Some(Dimension::Tokens) => RefusalKind::RateLimitTokens,
+            Some(Dimension::Requests) => RefusalKind::RateLimitRequests,
+            None => RefusalKind::RateLimitOther,
+        };
+        if r.dimension.is_none() {
+            r.dimension = match r.kind {
+                RefusalKind::RateLimitTokens => Some(Dimension::Tokens),
+                RefusalKind::RateLimitRequests => Some(Dimension::Requests),
+                _ => None,
+            };
+        }
+    } else if payload_cap {
+        r.kind = RefusalKind::TooLarge;
+        r.retryable = false;
+    } else {
+        r.kind = RefusalKind::Other;
+        r.retryable = matches!(status_or, Some(408 | 500 | 502 | 503 | 504));
+    }
+
+    // The wait: headers first, then the body, then the reset of the exhausted dimension.
+    r.retry_after_ms = snap.retry_after_ms.or(stated_wait).or_else(|| {
+        if r.kind.is_rate_limit() {
+            reset_for(snap, r.dimension)
+        } else {
+            None
+        }
+    });
+    if r.limit.is_none() && r.kind.is_rate_limit() {
+        r.limit = match r.dimension {
+            Some(Dimension::Tokens) => snap.tokens.limit.or(snap.input_tokens.limit),
+            Some(Dimension::Requests) => snap.requests.limit,
+            None => None,
+        };
+    }
+    r
+}
+
+/// The dimension whose `remaining` header is zero while the other's is not.
+fn exhausted_dimension(snap: &RateLimitSnapshot) -> Option<Dimension> {
+    let tok = [
+        snap.tokens.remaining,
+        snap.input_tokens.remaining,
+        snap.output_tokens.remaining,
+    ]
+    .contains(&Some(0));
+    let req = snap.requests.remaining == Some(0);
+    match (tok, req) {
+        (true, false) => Some(Dimension::Tokens),
+        (false, true) => Some(Dimension::Requests),
+        _ => None,
+    }
+}
+
+fn reset_for(snap: &RateLimitSnapshot, dim: Option<Dimension>) -> Option<u64> {
+    // Without a stated dimension, any dimension not known to have room left may be the one that refused.
+    let candidate = |remaining: Option<u64>, this: Dimension| {
+        dim == Some(this) || remaining == Some(0) || (dim.is_none() && remaining.is_none())
+    };
+    let tokens = [snap.tokens, snap.input_tokens, snap.output_tokens]
+        .iter()
+        .filter(|d| candidate(d.remaining, Dimension::Tokens))
+        .filter_map(|d| d.reset_ms)
+        .max();
+    let requests = if candidate(snap.requests.remaining, Dimension::Requests) {
+        snap.requests.reset_ms
+    } else {
+        None
+    };
+    match dim {
+        Some(Dimension::Tokens) => tokens,
+        Some(Dimension::Requests) => requests,
+        None => tokens.max(requests),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// `explain-response`.
+
+/// Why an `explain-response` input could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExplainError {
+    /// Not valid JSON: serde_json's message.
+    Json(String),
+    /// Valid JSON, but not an object.
+    NotAnObject,
+    /// A field of the wrong type: which, and what it must be.
+    Field(&'static str, &'static str),
+    /// The `headers` object could not be read.
+    Headers(String),
+}
+
+impl fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExplainError::Json(e) => write!(f, "input is not valid JSON: {e}"),
+            ExplainError::NotAnObject => f.write_str(
+                "input must be one JSON object {\"status\": N|null, \"headers\": {...}, \"body\": \"...\"|null, \"stream\": bool}",
+            ),
+            ExplainError::Field(name, what) => write!(f, "field {name:?} must be {what}"),
+            ExplainError::Headers(e) => write!(f, "field \"headers\": {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExplainError {}
+
+/// Implements `llm-preflight explain-response`: reads `{"status": N|null, "headers": {...}, "body": "<raw
+/// text>"|null, "stream": bool}` (other fields ignored, `stream` optional) and returns
+/// `{"kind", "retryable", "retry_after_ms", "limit", "requested", "used", "dimension", "window", "action"}`, in
+/// that order, with `action` from [`crate::retry::next_action`] for attempt 0, no deadline and the default policy.
+///
+/// There is no clock here: an HTTP-date `retry-after` or an Anthropic reset timestamp is measured from the
+/// optional input field `now_ms` (Unix milliseconds), else from the response's own `date` header; without
+/// either it is not converted. The jitter draw is fixed at 0.5 so the output is reproducible.
+pub fn explain(input_json: &str) -> Result<Value, ExplainError> {
+    let v: Value =
+        serde_json::from_str(input_json).map_err(|e| ExplainError::Json(e.to_string()))?;
+    let obj = v.as_object().ok_or(ExplainError::NotAnObject)?;
+    let status = match obj.get("status") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(s) if (100..=999).contains(&s) => Some(s as u16),
+            _ => {
+                return Err(ExplainError::Field(
+                    "status",
+                    "an HTTP status code (100-999) or null",
+                ))
+            }
+        },
+        Some(_) => {
+            return Err(ExplainError::Field(
+                "status",
+                "an HTTP status code (100-999) or null",
+            ))
+        }
+    };
+    let headers = match obj.get("headers") {
+        None | Some(Value::Null) => Headers::new(),
+        Some(h @ Value::Object(_)) => {
+            Headers::from_json_value(h).map_err(|e| ExplainError::Headers(e.to_string()))?
+        }
+        Some(_) => {
+            return Err(ExplainError::Field(
+                "headers",
+                "an object of header names to values",
+            ))
+        }
+    };
+    let body = match obj.get("body") {
+        None | Some(Value::Null) => "",
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => {
+            return Err(ExplainError::Field(
+                "body",
+                "a string (the raw body) or null",
+            ))
+        }
+    };
+    let stream = match obj.get("stream") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ExplainError::Field("stream", "true or false")),
+    };
+    let now_ms = match obj.get("now_ms") {
+        None | Some(Value::Null) => headers
+            .get("date")
+            .and_then(|d| crate::headers::parse_http_date_ms(d, 0))
+            .and_then(|ms| u64::try_from(ms).ok()),
+        Some(Value::Number(n)) => Some(
+            n.as_u64()
+                .ok_or(ExplainError::Field("now_ms", "Unix milliseconds"))?,
+        ),
+        Some(_) => return Err(ExplainError::Field("now_ms", "Unix milliseconds")),
+    };
+    // Without a reference time, date-valued headers are left out rather than measured from the epoch.
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .filter(|(n, v)| now_ms.is_some() || !is_date_valued(n, v))
+        .collect();
+    let now = now_ms.unwrap_or(0);
+    let snap = RateLimitSnapshot::from_headers(pairs, now).snapshot;
+    let refusal = if stream {
+        match find_stream_error(body) {
+            Some(se) => {
+                let mut r = classify_body(status.filter(|s| *s != 200), &snap, &se.payload);
+                r.output_delivered = se.output_delivered;
+                r
+            }
+            None => classify_with_snapshot(status, &snap, body),
+        }
+    } else {
+        classify_with_snapshot(status, &snap, body)
+    };
+    let action = crate::retry::next_action(&refusal, 0, &crate::retry::Budget::default(), now, 0.5);
+    Ok(serde_json::json!({
+        "kind": refusal.kind,
+        "retryable": refusal.retryable,
+        "retry_after_ms": refusal.retry_after_ms,
+        "limit": refusal.limit,
+        "requested": refusal.requested,
+        "used": refusal.used,
+        "dimension": refusal.dimension,
+        "window": refusal.window,
+        "action": action,
+    }))
+}
+
+fn is_date_valued(name: &str, value: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    (n == "retry-after" && !value.trim().starts_with(|c: char| c.is_ascii_digit()))
+        || (n.starts_with("anthropic-ratelimit-") && n.ends_with("-reset"))
+}
