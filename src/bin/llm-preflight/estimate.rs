@@ -10,10 +10,10 @@ pub struct Which {
     /// Tokenizer profile: o200k (default), cl100k, llama3, qwen3, deepseek-v3, gemini, gemma3, mistral-v1,
     /// claude-legacy (the pre-Claude-3 tokenizer, the only public Claude one).
     #[arg(long, conflicts_with = "model")]
-    profile: Option<String>,
+    pub profile: Option<String>,
     /// A model name (gpt-4o, claude-sonnet-4, gemini-2.5-pro, ...) mapped to its profile.
     #[arg(long)]
-    model: Option<String>,
+    pub model: Option<String>,
 }
 
 impl Which {

@@ -1,0 +1,313 @@
+//! An in-process reservation ledger: reserve a request's cost at admission, settle it against the provider's
+//! reported usage when the response ends, release it on failure.
+//!
+//! Thread-safe (one `std::sync::Mutex` around the state; cloning a [`Ledger`] shares it). No reservation is ever
+//! lost: a [`Reservation`] is consumed by [`Reservation::settle`] or [`Reservation::release`], and one dropped
+//! without either (an early return, a panic in the caller's task) is released by its `Drop`. A poisoned lock is
+//! recovered, never propagated as a panic.
+
+use super::state::{Observation, State};
+use super::verdict::{check, verdict_at, Check, Cost, Verdict};
+use super::{count_from_f64, Dimension, Error, Policy};
+use serde::Serialize;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+#[derive(Debug)]
+struct Inner {
+    state: State,
+    in_flight: u64,
+    held: [u64; 6],
+}
+
+/// A shared, thread-safe view of one key's budget with the reservations in flight.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    inner: Arc<Mutex<Inner>>,
+}
+
+/// Why a reservation was refused: the governor-style split between "not yet" and "never".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "refused", rename_all = "snake_case")]
+pub enum Refused {
+    /// Not yet: fits after `wait_ms`.
+    NotYet {
+        /// Milliseconds until it fits.
+        wait_ms: u64,
+        /// The dimension that binds.
+        dimension: Dimension,
+    },
+    /// Never: exceeds a whole limit by itself.
+    Never {
+        /// Which limit.
+        dimension: Dimension,
+        /// The limit.
+        limit: u64,
+        /// What the request needs.
+        needed: u64,
+        /// By how much it must shrink.
+        excess: u64,
+    },
+}
+
+/// What the provider reported a request actually used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Input (prompt) tokens counted against the limits.
+    pub input_tokens: u64,
+    /// Output (completion, including reasoning) tokens.
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    /// Reads the usage block of a response body: OpenAI chat completions (`usage.prompt_tokens`,
+    /// `completion_tokens`), Responses and Anthropic (`usage.input_tokens`, `output_tokens`; Anthropic's cache
+    /// writes count as input, cache reads do not count against ITPM), Gemini (`usageMetadata.promptTokenCount`,
+    /// `candidatesTokenCount`, `thoughtsTokenCount`). `None` when there is no usage block.
+    pub fn from_response(body: &serde_json::Value) -> Result<Option<Usage>, Error> {
+        let num = |v: &serde_json::Value, path: &str| -> Result<u64, Error> {
+            match v.pointer(path) {
+                None | Some(serde_json::Value::Null) => Ok(0),
+                Some(x) => match x.as_f64() {
+                    Some(f) => count_from_f64(path, f),
+                    None => Err(Error::WrongShape {
+                        path: path.to_string(),
+                        expected: "a token count".into(),
+                    }),
+                },
+            }
+        };
+        if let Some(u) = body.get("usage").filter(|u| u.is_object()) {
+            if u.get("prompt_tokens").is_some() || u.get("completion_tokens").is_some() {
+                return Ok(Some(Usage {
+                    input_tokens: num(body, "/usage/prompt_tokens")?,
+                    output_tokens: num(body, "/usage/completion_tokens")?,
+                }));
+            }
+            return Ok(Some(Usage {
+                input_tokens: num(body, "/usage/input_tokens")?
+                    .saturating_add(num(body, "/usage/cache_creation_input_tokens")?),
+                output_tokens: num(body, "/usage/output_tokens")?,
+            }));
+        }
+        if body.get("usageMetadata").is_some_and(|u| u.is_object()) {
+            return Ok(Some(Usage {
+                input_tokens: num(body, "/usageMetadata/promptTokenCount")?,
+                output_tokens: num(body, "/usageMetadata/candidatesTokenCount")?
+                    .saturating_add(num(body, "/usageMetadata/thoughtsTokenCount")?),
+            }));
+        }
+        Ok(None)
+    }
+}
+
+/// How a settled reservation compared with what was used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Settled {
+    /// Tokens reserved in the tokens-per-minute dimension (or input tokens where there is no TPM).
+    pub reserved: u64,
+    /// Tokens actually used in that dimension.
+    pub used: u64,
+    /// `reserved - used`, given back to the bucket (negative: usage above the reservation, taken as well).
+    pub refunded: i64,
+}
+
+/// Capacity held for one admitted request. Settle it or release it; dropping it releases it.
+#[derive(Debug)]
+#[must_use = "a reservation holds capacity until it is settled or released"]
+pub struct Reservation {
+    ledger: Ledger,
+    needs: [u64; 6],
+    check: Check,
+    done: bool,
+}
+
+fn lock(m: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Ledger {
+    /// A ledger with full buckets at `now_ms`.
+    pub fn new(state: State) -> Ledger {
+        Ledger {
+            inner: Arc::new(Mutex::new(Inner {
+                state,
+                in_flight: 0,
+                held: [0; 6],
+            })),
+        }
+    }
+
+    /// The verdict for `cost` now, without reserving anything.
+    pub fn check(&self, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
+        check(&lock(&self.inner).state, cost, policy, now_ms)
+    }
+
+    /// Reserves `cost` at `now_ms` if it fits now, atomically: two threads can never both take the last capacity.
+    pub fn try_reserve(
+        &self,
+        cost: &Cost,
+        policy: Policy,
+        now_ms: u64,
+    ) -> Result<Reservation, Refused> {
+        let mut g = lock(&self.inner);
+        let c = check(&g.state, cost, policy, now_ms);
+        match c.verdict {
+            Verdict::Sendable => {}
+            Verdict::Queueable { wait_ms, dimension } => {
+                return Err(Refused::NotYet { wait_ms, dimension })
+            }
+            Verdict::NeverSendable {
+                dimension,
+                limit,
+                needed,
+                excess,
+            } => {
+                return Err(Refused::Never {
+                    dimension,
+                    limit,
+                    needed,
+                    excess,
+                })
+            }
+        }
+        let needs = cost.needs(&g.state, c.input_tokens);
+        g.state.take(&needs, now_ms);
+        for (h, n) in g.held.iter_mut().zip(needs) {
+            *h += n;
+        }
+        g.in_flight += 1;
+        drop(g);
+        Ok(Reservation {
+            ledger: self.clone(),
+            needs,
+            check: c,
+            done: false,
+        })
+    }
+
+    /// Applies a response's rate-limit headers at `now_ms`. The provider's numbers replace the local buckets;
+    /// requests still in flight may or may not be in them yet, so their reservations are not subtracted again
+    /// (the provider is the authority) — settle them as usual.
+    pub fn observe(&self, obs: &Observation, now_ms: u64) {
+        lock(&self.inner).state.observe(obs, now_ms);
+    }
+
+    /// How many reservations are outstanding.
+    pub fn in_flight(&self) -> u64 {
+        lock(&self.inner).in_flight
+    }
+
+    /// Tokens held by outstanding reservations in one dimension.
+    pub fn held(&self, dimension: Dimension) -> u64 {
+        if dimension == Dimension::Context {
+            return 0;
+        }
+        lock(&self.inner).held[dimension.slot()]
+    }
+
+    /// What one bucket holds at `now_ms` (`None` when the budget does not limit that dimension).
+    pub fn available(&self, dimension: Dimension, now_ms: u64) -> Option<f64> {
+        lock(&self.inner)
+            .state
+            .bucket(dimension)
+            .map(|b| b.available(now_ms))
+    }
+
+    /// A copy of the current state.
+    pub fn snapshot(&self) -> State {
+        lock(&self.inner).state.clone()
+    }
+
+    /// Work in milliseconds of refill that `cost` stands for (see [`State::work_ms`]), and its current verdict.
+    pub(crate) fn work_and_verdict(
+        &self,
+        cost: &Cost,
+        policy: Policy,
+        now_ms: u64,
+    ) -> (u64, Verdict) {
+        let g = lock(&self.inner);
+        let input = cost.input.at(policy);
+        let needs = cost.needs(&g.state, input);
+        (
+            g.state.work_ms(&needs),
+            verdict_at(&g.state, cost, input, now_ms).0,
+        )
+    }
+
+    fn finish(&self, needs: &[u64; 6], used: Option<&[u64; 6]>, now_ms: u64) {
+        let mut g = lock(&self.inner);
+        g.in_flight = g.in_flight.saturating_sub(1);
+        for (h, n) in g.held.iter_mut().zip(needs) {
+            *h = h.saturating_sub(*n);
+        }
+        match used {
+            None => g.state.give(needs),
+            Some(used) => {
+                let mut refund = [0u64; 6];
+                let mut extra = [0u64; 6];
+                for i in 0..6 {
+                    refund[i] = needs[i].saturating_sub(used[i]);
+                    extra[i] = used[i].saturating_sub(needs[i]);
+                }
+                g.state.give(&refund);
+                g.state.take(&extra, now_ms);
+            }
+        }
+    }
+}
+
+impl Reservation {
+    /// The check the reservation was admitted on.
+    pub fn check(&self) -> &Check {
+        &self.check
+    }
+
+    /// What it holds per rate dimension.
+    pub fn held(&self, dimension: Dimension) -> u64 {
+        if dimension == Dimension::Context {
+            0
+        } else {
+            self.needs[dimension.slot()]
+        }
+    }
+
+    /// The request finished and the provider reported `usage`: give back what was reserved and not used (or take
+    /// what was used beyond it).
+    pub fn settle(mut self, usage: Usage, now_ms: u64) -> Settled {
+        self.done = true;
+        let mut used = [0u64; 6];
+        let total = usage.input_tokens.saturating_add(usage.output_tokens);
+        for d in Dimension::RATES {
+            used[d.slot()] = match d {
+                Dimension::Requests | Dimension::RequestsPerDay => 1,
+                Dimension::Tokens | Dimension::TokensPerDay => total,
+                Dimension::InputTokens => usage.input_tokens,
+                Dimension::OutputTokens => usage.output_tokens,
+                Dimension::Context => 0,
+            };
+        }
+        self.ledger.finish(&self.needs, Some(&used), now_ms);
+        let slot = Dimension::Tokens.slot();
+        Settled {
+            reserved: self.needs[slot],
+            used: used[slot],
+            refunded: self.needs[slot] as i64 - used[slot] as i64,
+        }
+    }
+
+    /// The request failed before the provider counted it (connection refused, a 429): give everything back.
+    /// A failure after the provider counted tokens should be settled with its usage instead.
+    pub fn release(mut self) {
+        self.done = true;
+        self.ledger.finish(&self.needs, None, 0);
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if !self.done {
+            self.done = true;
+            self.ledger.finish(&self.needs, None, 0);
+        }
+    }
+}

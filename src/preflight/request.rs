@@ -1,0 +1,797 @@
+//! Estimating whole request bodies: OpenAI chat completions and Responses, Anthropic Messages, Gemini
+//! generateContent. System prompts, messages, content parts and tool definitions are all counted, with the
+//! structural overhead each API adds around them.
+//!
+//! # Overhead constants
+//!
+//! OpenAI's (o200k and cl100k), measured with tiktoken-rs by encoding the chat format with its special tokens
+//! counted as one token each (`tests/preflight.rs`, `openai_overheads_are_measured`):
+//! - every message costs [`OPENAI_PER_MESSAGE`] = 4 tokens besides its content: `<|im_start|>`, the role (each of
+//!   `system`, `developer`, `user`, `assistant`, `tool` is one token in both encodings), `<|im_sep|>` and
+//!   `<|im_end|>`; constant across contents (leading spaces, newlines, CJK, code, empty), because special tokens
+//!   stop BPE merges. This agrees with OpenAI's cookbook "3 per message" plus the role counted separately.
+//! - the reply is primed with `<|im_start|>assistant<|im_sep|>`: [`OPENAI_REPLY_PRIMING`] = 3.
+//! - a message `name` costs [`OPENAI_PER_NAME`] = 1 beyond its text (the cookbook's figure; the exact rendering is
+//!   not public, so this one is not measured).
+//! - function tools are rendered into the system prompt as a TypeScript `namespace functions { ... }`; measured on
+//!   that rendering, against the tokens of the names, descriptions, types and enum values it contains:
+//!   [`OPENAI_TOOLS_BASE`] = 13 once per request (o200k; 13 in cl100k too), [`OPENAI_PER_TOOL`] = 10 per function
+//!   ([`OPENAI_CL100K_PER_TOOL`] = 11 in cl100k), [`OPENAI_PER_PROPERTY`] = 4 per parameter, [`OPENAI_PER_ENUM_ITEM`] = 2 per enum value
+//!   ([`OPENAI_CL100K_PER_ENUM_ITEM`] = 3 in cl100k), and
+//!   and [`OPENAI_PER_ENUM_PROPERTY`] = -2 for a parameter given as an enum (its type is not written). The cookbook's
+//!   API-fitted figures for gpt-4o (7 per function, 6 per property, 3 per enum item, -3 per enum, 12 at the end)
+//!   have the same size.
+//!
+//! Anthropic and Google publish no tokenizer for current models, so their per-message overheads are assumptions
+//! ([`ANTHROPIC_PER_MESSAGE`], [`GEMINI_PER_CONTENT`]), small next to the band. Anthropic documents the system
+//! prompt it adds when tools are present: [`ANTHROPIC_TOOL_SYSTEM_PROMPT`] (346 tokens for Claude 4 and 3.7
+//! with `tool_choice` auto or none; docs.anthropic.com, "Tool use: pricing").
+//!
+//! # Media
+//!
+//! Images and audio are not text. Priced where the provider documents a simple cost: an OpenAI image with
+//! `detail: "low"` is [`OPENAI_LOW_DETAIL_IMAGE`] = 85 tokens (GPT-4o / 4.1 vision guide). Everything else
+//! (OpenAI high/auto detail, which depends on the image's size; Anthropic images, `width × height / 750`; Gemini
+//! images, 258 tokens per 768-pixel tile; audio, files, video) is counted at its documented floor where there is
+//! one (Gemini: [`GEMINI_IMAGE_TILE`] = 258 per image) and the estimate is flagged incomplete, with the JSON
+//! pointer of each unpriced part.
+
+use super::verdict::{Band, Cost};
+use super::{count_from_f64, Error};
+use crate::estimate::{Estimate, Estimator};
+use crate::profile::Profile;
+use serde::Serialize;
+use serde_json::Value;
+
+/// OpenAI: tokens per message besides its content (measured; see the module documentation).
+pub const OPENAI_PER_MESSAGE: u64 = 4;
+/// OpenAI: tokens priming the reply (measured).
+pub const OPENAI_REPLY_PRIMING: u64 = 3;
+/// OpenAI: tokens for a message's `name` beyond its text (cookbook).
+pub const OPENAI_PER_NAME: u64 = 1;
+/// OpenAI: the `namespace functions` scaffold, once per request with tools (measured, o200k).
+pub const OPENAI_TOOLS_BASE: u64 = 13;
+/// OpenAI: per function definition (measured, o200k).
+pub const OPENAI_PER_TOOL: u64 = 10;
+/// OpenAI: per parameter (measured, o200k).
+pub const OPENAI_PER_PROPERTY: u64 = 4;
+/// OpenAI: per enum value (measured, o200k).
+pub const OPENAI_PER_ENUM_ITEM: u64 = 2;
+/// OpenAI: per parameter given as an enum, on top of its items (measured, o200k; negative: no type is written).
+pub const OPENAI_PER_ENUM_PROPERTY: i64 = -2;
+/// OpenAI, cl100k models (GPT-4, GPT-3.5): per function definition (measured).
+pub const OPENAI_CL100K_PER_TOOL: u64 = 11;
+/// OpenAI, cl100k models: per enum value (measured).
+pub const OPENAI_CL100K_PER_ENUM_ITEM: u64 = 3;
+/// OpenAI: an image with `detail: "low"` (documented).
+pub const OPENAI_LOW_DETAIL_IMAGE: u64 = 85;
+/// Anthropic: per message (assumed; no public tokenizer).
+pub const ANTHROPIC_PER_MESSAGE: u64 = 4;
+/// Anthropic: the tool-use system prompt (documented for Claude 4 / 3.7, tool_choice auto or none).
+pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
+/// Gemini: per content turn (assumed; no public tokenizer for Gemini's chat format).
+pub const GEMINI_PER_CONTENT: u64 = 4;
+/// Gemini: an image up to 384 pixels both ways, and each 768×768 tile of a larger one (documented).
+pub const GEMINI_IMAGE_TILE: u64 = 258;
+
+/// Which API a request body is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Api {
+    /// OpenAI `POST /v1/chat/completions` (and every OpenAI-compatible API).
+    OpenAiChat,
+    /// OpenAI `POST /v1/responses`.
+    OpenAiResponses,
+    /// Anthropic `POST /v1/messages`.
+    AnthropicMessages,
+    /// Gemini `models/*:generateContent`.
+    GeminiGenerateContent,
+}
+
+impl Api {
+    /// Recognizes the API from the body's shape: `contents` is Gemini; `input` or `instructions` is Responses;
+    /// `messages` is Anthropic when there is a top-level `system`, a tool with `input_schema`, an Anthropic
+    /// content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI chat.
+    pub fn detect(body: &Value) -> Option<Api> {
+        let o = body.as_object()?;
+        if o.contains_key("contents") {
+            return Some(Api::GeminiGenerateContent);
+        }
+        if o.contains_key("input") || o.contains_key("instructions") {
+            return Some(Api::OpenAiResponses);
+        }
+        if !o.contains_key("messages") {
+            return None;
+        }
+        let claude = o
+            .get("model")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.to_ascii_lowercase().contains("claude"));
+        let anthropic_tools = o
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
+        let anthropic_blocks = o
+            .get("messages")
+            .and_then(Value::as_array)
+            .is_some_and(|ms| {
+                ms.iter().any(|m| {
+                    m.get("content")
+                        .and_then(Value::as_array)
+                        .is_some_and(|ps| {
+                            ps.iter().any(|p| {
+                                matches!(
+                                    p.get("type").and_then(Value::as_str),
+                                    Some("tool_use" | "tool_result" | "document" | "thinking")
+                                ) || p.get("source").is_some()
+                            })
+                        })
+                })
+            });
+        if o.contains_key("system") || claude || anthropic_tools || anthropic_blocks {
+            Some(Api::AnthropicMessages)
+        } else {
+            Some(Api::OpenAiChat)
+        }
+    }
+
+    /// The profile that counts this API's tokens when the model does not say.
+    pub const fn default_profile(self) -> Profile {
+        match self {
+            Api::OpenAiChat | Api::OpenAiResponses => Profile::O200k,
+            Api::AnthropicMessages => Profile::ClaudeLegacy,
+            Api::GeminiGenerateContent => Profile::Gemini,
+        }
+    }
+}
+
+/// A whole request's estimate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestEstimate {
+    /// The API the body is for.
+    pub api: Api,
+    /// The body's `model`, if any.
+    pub model: Option<String>,
+    /// Prompt tokens with their band: the text's estimate plus `overhead_tokens` and `media_tokens`. `chars` and
+    /// `content` describe the text parts only.
+    pub estimate: Estimate,
+    /// Structural tokens included (per message, per tool, reply priming).
+    pub overhead_tokens: u64,
+    /// Documented media costs included (low-detail images, Gemini image floors).
+    pub media_tokens: u64,
+    /// The body's output cap (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, `maxOutputTokens`).
+    pub max_output: Option<u64>,
+    /// Messages (turns, input items) counted.
+    pub messages: u64,
+    /// Tool or function definitions counted.
+    pub tools: u64,
+    /// Some parts could not be priced: the estimate is a lower bound.
+    pub incomplete: bool,
+    /// JSON pointers of the parts that could not be priced.
+    pub unpriced: Vec<String>,
+}
+
+impl RequestEstimate {
+    /// The request's cost for a preflight check.
+    pub fn cost(&self) -> Cost {
+        Cost {
+            input: Band::from(&self.estimate),
+            max_output: self.max_output,
+            incomplete: self.incomplete,
+        }
+    }
+}
+
+/// Estimates a request body (JSON text). `api` and `profile` are detected from the body when `None` (the profile
+/// from its `model`, else the API's default).
+pub fn estimate_request(
+    body: &str,
+    api: Option<Api>,
+    profile: Option<Profile>,
+) -> Result<RequestEstimate, Error> {
+    let v: Value = serde_json::from_str(body).map_err(|e| Error::NotJson(e.to_string()))?;
+    estimate_request_value(&v, api, profile)
+}
+
+/// Estimates a request body already parsed.
+pub fn estimate_request_value(
+    body: &Value,
+    api: Option<Api>,
+    profile: Option<Profile>,
+) -> Result<RequestEstimate, Error> {
+    if !body.is_object() {
+        return Err(shape("", "a JSON object (a request body)"));
+    }
+    let api = match api.or_else(|| Api::detect(body)) {
+        Some(a) => a,
+        None => {
+            return Err(shape(
+                "",
+                "an OpenAI chat (`messages`), Responses (`input`), Anthropic (`messages`) or Gemini (`contents`) request",
+            ))
+        }
+    };
+    let model = match body.get("model") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(shape("/model", "a string")),
+    };
+    let profile = profile
+        .or_else(|| model.as_deref().and_then(|m| Profile::for_model(m).ok()))
+        .unwrap_or(api.default_profile());
+    let mut w = Walker {
+        cl100k: profile == Profile::Cl100k,
+        est: Estimator::new(profile),
+        overhead: 0,
+        media: 0,
+        messages: 0,
+        tools: 0,
+        unpriced: Vec::new(),
+        fed: false,
+    };
+    let max_output = match api {
+        Api::OpenAiChat => {
+            w.openai_chat(body)?;
+            first_count(body, &["/max_completion_tokens", "/max_tokens"])?
+        }
+        Api::OpenAiResponses => {
+            w.openai_responses(body)?;
+            first_count(body, &["/max_output_tokens"])?
+        }
+        Api::AnthropicMessages => {
+            w.anthropic(body)?;
+            first_count(body, &["/max_tokens"])?
+        }
+        Api::GeminiGenerateContent => {
+            w.gemini(body)?;
+            first_count(
+                body,
+                &[
+                    "/generationConfig/maxOutputTokens",
+                    "/generation_config/max_output_tokens",
+                ],
+            )?
+        }
+    };
+    let mut estimate = w.est.finish();
+    let extra = w.overhead + w.media;
+    estimate.tokens += extra;
+    estimate.low += extra;
+    estimate.high += extra;
+    Ok(RequestEstimate {
+        api,
+        model,
+        estimate,
+        overhead_tokens: w.overhead,
+        media_tokens: w.media,
+        max_output,
+        messages: w.messages,
+        tools: w.tools,
+        incomplete: !w.unpriced.is_empty(),
+        unpriced: w.unpriced,
+    })
+}
+
+fn shape(path: &str, expected: &str) -> Error {
+    Error::WrongShape {
+        path: if path.is_empty() {
+            "/".into()
+        } else {
+            path.into()
+        },
+        expected: expected.into(),
+    }
+}
+
+fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, Error> {
+    for p in paths {
+        match body.pointer(p) {
+            None | Some(Value::Null) => continue,
+            Some(v) => {
+                let f = v
+                    .as_f64()
+                    .ok_or_else(|| shape(p, "a whole number of tokens"))?;
+                return count_from_f64(p, f).map(Some);
+            }
+        }
+    }
+    Ok(None)
+}
+
+struct Walker {
+    cl100k: bool,
+    est: Estimator,
+    overhead: u64,
+    media: u64,
+    messages: u64,
+    tools: u64,
+    unpriced: Vec<String>,
+    fed: bool,
+}
+
+fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], Error> {
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| shape(path, what))
+}
+
+impl Walker {
+    fn text(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        if self.fed {
+            self.est.update("\n");
+        }
+        self.est.update(s);
+        self.fed = true;
+    }
+
+    fn string_at(&mut self, v: &Value, path: &str) -> Result<(), Error> {
+        match v {
+            Value::String(s) => {
+                self.text(s);
+                Ok(())
+            }
+            Value::Null => Ok(()),
+            _ => Err(shape(path, "a string")),
+        }
+    }
+
+    fn unpriced(&mut self, path: String, floor: u64) {
+        self.media += floor;
+        self.unpriced.push(path);
+    }
+
+    /// Arguments, tool results and other free-form JSON: counted as their compact JSON text.
+    fn json_text(&mut self, v: &Value) {
+        match v {
+            Value::String(s) => self.text(s),
+            Value::Null => {}
+            other => self.text(&other.to_string()),
+        }
+    }
+
+    // ---- OpenAI chat completions ------------------------------------------------------------------------------
+
+    fn openai_chat(&mut self, body: &Value) -> Result<(), Error> {
+        let msgs = body
+            .get("messages")
+            .ok_or_else(|| shape("/messages", "an array of messages"))?;
+        for (i, m) in arr(msgs, "/messages", "an array of messages")?
+            .iter()
+            .enumerate()
+        {
+            let p = format!("/messages/{i}");
+            if !m.is_object() {
+                return Err(shape(&p, "a message object with `role` and `content`"));
+            }
+            match m.get("role") {
+                Some(Value::String(_)) => {}
+                _ => return Err(shape(&format!("{p}/role"), "a role string")),
+            }
+            self.messages += 1;
+            self.overhead += OPENAI_PER_MESSAGE;
+            if let Some(n) = m.get("name") {
+                self.string_at(n, &format!("{p}/name"))?;
+                self.overhead += OPENAI_PER_NAME;
+            }
+            self.openai_content(
+                m.get("content").unwrap_or(&Value::Null),
+                &format!("{p}/content"),
+            )?;
+            if let Some(calls) = m.get("tool_calls") {
+                for (j, c) in arr(calls, &format!("{p}/tool_calls"), "an array of tool calls")?
+                    .iter()
+                    .enumerate()
+                {
+                    let f = c.get("function").unwrap_or(c);
+                    self.string_at(
+                        f.get("name").unwrap_or(&Value::Null),
+                        &format!("{p}/tool_calls/{j}/function/name"),
+                    )?;
+                    self.json_text(f.get("arguments").unwrap_or(&Value::Null));
+                    self.overhead += OPENAI_PER_NAME;
+                }
+            }
+            if let Some(fc) = m.get("function_call") {
+                self.json_text(fc.get("name").unwrap_or(&Value::Null));
+                self.json_text(fc.get("arguments").unwrap_or(&Value::Null));
+            }
+        }
+        self.overhead += OPENAI_REPLY_PRIMING;
+        let mut defs = Vec::new();
+        if let Some(tools) = body.get("tools") {
+            for (i, t) in arr(tools, "/tools", "an array of tools")?
+                .iter()
+                .enumerate()
+            {
+                let f = t.get("function").unwrap_or(t);
+                if !f.is_object() {
+                    return Err(shape(&format!("/tools/{i}"), "a tool object"));
+                }
+                defs.push((f, format!("/tools/{i}")));
+            }
+        }
+        if let Some(fs) = body.get("functions") {
+            for (i, f) in arr(fs, "/functions", "an array of functions")?
+                .iter()
+                .enumerate()
+            {
+                defs.push((f, format!("/functions/{i}")));
+            }
+        }
+        self.openai_tools(&defs)
+    }
+
+    fn openai_content(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+        match c {
+            Value::Null => Ok(()),
+            Value::String(s) => {
+                self.text(s);
+                Ok(())
+            }
+            Value::Array(parts) => {
+                for (k, part) in parts.iter().enumerate() {
+                    let pp = format!("{p}/{k}");
+                    let ty = part.get("type").and_then(Value::as_str).unwrap_or("");
+                    match ty {
+                        "text" | "input_text" | "output_text" | "refusal" => {
+                            let t = part
+                                .get("text")
+                                .or_else(|| part.get("refusal"))
+                                .unwrap_or(&Value::Null);
+                            self.string_at(t, &format!("{pp}/text"))?;
+                        }
+                        "image_url" | "input_image" => {
+                            let detail = part
+                                .pointer("/image_url/detail")
+                                .or_else(|| part.get("detail"))
+                                .and_then(Value::as_str);
+                            if detail == Some("low") {
+                                self.media += OPENAI_LOW_DETAIL_IMAGE;
+                            } else {
+                                self.unpriced(pp, OPENAI_LOW_DETAIL_IMAGE);
+                            }
+                        }
+                        "" if part.is_string() => self.json_text(part),
+                        "" => return Err(shape(&pp, "a content part with a `type`")),
+                        _ => self.unpriced(pp, 0),
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(shape(p, "a string or an array of content parts")),
+        }
+    }
+
+    fn openai_tools(&mut self, defs: &[(&Value, String)]) -> Result<(), Error> {
+        if defs.is_empty() {
+            return Ok(());
+        }
+        let mut over: i64 = OPENAI_TOOLS_BASE as i64;
+        for (f, p) in defs {
+            self.tools += 1;
+            over += if self.cl100k {
+                OPENAI_CL100K_PER_TOOL
+            } else {
+                OPENAI_PER_TOOL
+            } as i64;
+            self.string_at(f.get("name").unwrap_or(&Value::Null), &format!("{p}/name"))?;
+            self.string_at(
+                f.get("description").unwrap_or(&Value::Null),
+                &format!("{p}/description"),
+            )?;
+            if let Some(params) = f.get("parameters") {
+                over += self.schema(params, &format!("{p}/parameters"))?;
+            }
+        }
+        self.overhead += over.max(0) as u64;
+        Ok(())
+    }
+
+    /// A JSON schema's properties, rendered the way OpenAI renders them; returns the structural overhead.
+    fn schema(&mut self, s: &Value, p: &str) -> Result<i64, Error> {
+        let Some(props) = s.get("properties") else {
+            return Ok(0);
+        };
+        let props = props
+            .as_object()
+            .ok_or_else(|| shape(&format!("{p}/properties"), "an object of properties"))?;
+        let mut over = 0i64;
+        for (name, prop) in props {
+            over += OPENAI_PER_PROPERTY as i64;
+            self.text(name);
+            if let Some(d) = prop.get("description") {
+                self.json_text(d);
+            }
+            match prop.get("enum").and_then(Value::as_array) {
+                Some(items) => {
+                    over += OPENAI_PER_ENUM_PROPERTY;
+                    for it in items {
+                        over += if self.cl100k {
+                            OPENAI_CL100K_PER_ENUM_ITEM
+                        } else {
+                            OPENAI_PER_ENUM_ITEM
+                        } as i64;
+                        self.json_text(it);
+                    }
+                }
+                None => {
+                    if let Some(t) = prop.get("type") {
+                        self.json_text(t);
+                    }
+                }
+            }
+            over += self.schema(prop, &format!("{p}/properties/{name}"))?;
+            if let Some(items) = prop.get("items") {
+                over += self.schema(items, &format!("{p}/properties/{name}/items"))?;
+            }
+        }
+        Ok(over)
+    }
+
+    // ---- OpenAI Responses -------------------------------------------------------------------------------------
+
+    fn openai_responses(&mut self, body: &Value) -> Result<(), Error> {
+        if let Some(ins) = body.get("instructions") {
+            if !ins.is_null() {
+                self.string_at(ins, "/instructions")?;
+                self.messages += 1;
+                self.overhead += OPENAI_PER_MESSAGE;
+            }
+        }
+        match body.get("input") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => {
+                self.messages += 1;
+                self.overhead += OPENAI_PER_MESSAGE;
+                self.text(s);
+            }
+            Some(Value::Array(items)) => {
+                for (i, it) in items.iter().enumerate() {
+                    let p = format!("/input/{i}");
+                    if !it.is_object() {
+                        return Err(shape(&p, "an input item object"));
+                    }
+                    self.messages += 1;
+                    self.overhead += OPENAI_PER_MESSAGE;
+                    match it.get("type").and_then(Value::as_str) {
+                        Some("function_call") => {
+                            self.json_text(it.get("name").unwrap_or(&Value::Null));
+                            self.json_text(it.get("arguments").unwrap_or(&Value::Null));
+                        }
+                        Some("function_call_output") => {
+                            self.json_text(it.get("output").unwrap_or(&Value::Null))
+                        }
+                        Some("message") | None => self.openai_content(
+                            it.get("content").unwrap_or(&Value::Null),
+                            &format!("{p}/content"),
+                        )?,
+                        Some(_) => self.unpriced(p, 0),
+                    }
+                }
+            }
+            Some(_) => return Err(shape("/input", "a string or an array of input items")),
+        }
+        self.overhead += OPENAI_REPLY_PRIMING;
+        let mut defs = Vec::new();
+        if let Some(tools) = body.get("tools") {
+            for (i, t) in arr(tools, "/tools", "an array of tools")?
+                .iter()
+                .enumerate()
+            {
+                if t.get("type").and_then(Value::as_str).unwrap_or("function") == "function" {
+                    defs.push((t, format!("/tools/{i}")));
+                } else {
+                    // Built-in tools (web search, file search, ...) add prompts OpenAI does not document.
+                    self.unpriced(format!("/tools/{i}"), 0);
+                }
+            }
+        }
+        self.openai_tools(&defs)
+    }
+
+    // ---- Anthropic Messages -----------------------------------------------------------------------------------
+
+    fn anthropic(&mut self, body: &Value) -> Result<(), Error> {
+        match body.get("system") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => self.text(s),
+            Some(Value::Array(blocks)) => {
+                for (i, b) in blocks.iter().enumerate() {
+                    self.string_at(
+                        b.get("text").unwrap_or(&Value::Null),
+                        &format!("/system/{i}/text"),
+                    )?;
+                }
+            }
+            Some(_) => return Err(shape("/system", "a string or an array of text blocks")),
+        }
+        let msgs = body
+            .get("messages")
+            .ok_or_else(|| shape("/messages", "an array of messages"))?;
+        for (i, m) in arr(msgs, "/messages", "an array of messages")?
+            .iter()
+            .enumerate()
+        {
+            let p = format!("/messages/{i}");
+            if !m.is_object() {
+                return Err(shape(&p, "a message object with `role` and `content`"));
+            }
+            self.messages += 1;
+            self.overhead += ANTHROPIC_PER_MESSAGE;
+            self.anthropic_content(
+                m.get("content").unwrap_or(&Value::Null),
+                &format!("{p}/content"),
+            )?;
+        }
+        if let Some(tools) = body.get("tools") {
+            let tools = arr(tools, "/tools", "an array of tools")?;
+            if !tools.is_empty() {
+                self.overhead += ANTHROPIC_TOOL_SYSTEM_PROMPT;
+            }
+            for (i, t) in tools.iter().enumerate() {
+                if !t.is_object() {
+                    return Err(shape(&format!("/tools/{i}"), "a tool object"));
+                }
+                self.tools += 1;
+                self.string_at(
+                    t.get("name").unwrap_or(&Value::Null),
+                    &format!("/tools/{i}/name"),
+                )?;
+                self.string_at(
+                    t.get("description").unwrap_or(&Value::Null),
+                    &format!("/tools/{i}/description"),
+                )?;
+                if let Some(s) = t.get("input_schema") {
+                    self.json_text(s);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn anthropic_content(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+        match c {
+            Value::Null => Ok(()),
+            Value::String(s) => {
+                self.text(s);
+                Ok(())
+            }
+            Value::Array(blocks) => {
+                for (k, b) in blocks.iter().enumerate() {
+                    let bp = format!("{p}/{k}");
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => self.string_at(
+                            b.get("text").unwrap_or(&Value::Null),
+                            &format!("{bp}/text"),
+                        )?,
+                        Some("thinking") => {
+                            self.json_text(b.get("thinking").unwrap_or(&Value::Null))
+                        }
+                        Some("tool_use") => {
+                            self.json_text(b.get("name").unwrap_or(&Value::Null));
+                            self.json_text(b.get("input").unwrap_or(&Value::Null));
+                        }
+                        Some("tool_result") => match b.get("content") {
+                            Some(inner @ Value::Array(_)) => {
+                                self.anthropic_content(inner, &format!("{bp}/content"))?
+                            }
+                            Some(other) => self.json_text(other),
+                            None => {}
+                        },
+                        Some(_) => self.unpriced(bp, 0),
+                        None => return Err(shape(&bp, "a content block with a `type`")),
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(shape(p, "a string or an array of content blocks")),
+        }
+    }
+
+    // ---- Gemini generateContent -------------------------------------------------------------------------------
+
+    fn gemini(&mut self, body: &Value) -> Result<(), Error> {
+        let sys = body
+            .get("systemInstruction")
+            .or_else(|| body.get("system_instruction"));
+        if let Some(s) = sys.filter(|s| !s.is_null()) {
+            self.messages += 1;
+            self.overhead += GEMINI_PER_CONTENT;
+            self.gemini_parts(s, "/systemInstruction")?;
+        }
+        let contents = body
+            .get("contents")
+            .ok_or_else(|| shape("/contents", "an array of contents"))?;
+        let list: Vec<&Value> = match contents {
+            Value::Array(a) => a.iter().collect(),
+            Value::Object(_) => vec![contents],
+            Value::String(_) => vec![contents],
+            _ => return Err(shape("/contents", "an array of contents")),
+        };
+        for (i, c) in list.into_iter().enumerate() {
+            self.messages += 1;
+            self.overhead += GEMINI_PER_CONTENT;
+            if let Value::String(s) = c {
+                self.text(s);
+            } else {
+                self.gemini_parts(c, &format!("/contents/{i}"))?;
+            }
+        }
+        if let Some(tools) = body.get("tools") {
+            for (i, t) in arr(tools, "/tools", "an array of tools")?
+                .iter()
+                .enumerate()
+            {
+                let decls = t
+                    .get("functionDeclarations")
+                    .or_else(|| t.get("function_declarations"));
+                match decls {
+                    Some(d) => {
+                        for f in arr(
+                            d,
+                            &format!("/tools/{i}/functionDeclarations"),
+                            "an array of functions",
+                        )? {
+                            self.tools += 1;
+                            self.json_text(f.get("name").unwrap_or(&Value::Null));
+                            self.json_text(f.get("description").unwrap_or(&Value::Null));
+                            if let Some(s) = f.get("parameters") {
+                                self.json_text(s);
+                            }
+                        }
+                    }
+                    None => self.unpriced(format!("/tools/{i}"), 0),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn gemini_parts(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+        let parts = match c.get("parts") {
+            Some(parts) => arr(parts, &format!("{p}/parts"), "an array of parts")?,
+            None if c.is_object() => return Err(shape(&format!("{p}/parts"), "an array of parts")),
+            None => return Err(shape(p, "a content object with `parts`")),
+        };
+        for (k, part) in parts.iter().enumerate() {
+            let pp = format!("{p}/parts/{k}");
+            if let Some(t) = part.get("text") {
+                self.string_at(t, &format!("{pp}/text"))?;
+            } else if let Some(fc) = part
+                .get("functionCall")
+                .or_else(|| part.get("function_call"))
+            {
+                self.json_text(fc);
+            } else if let Some(fr) = part
+                .get("functionResponse")
+                .or_else(|| part.get("function_response"))
+            {
+                self.json_text(fr);
+            } else if let Some(d) = part
+                .get("inlineData")
+                .or_else(|| part.get("inline_data"))
+                .or_else(|| part.get("fileData"))
+            {
+                let mime = d
+                    .get("mimeType")
+                    .or_else(|| d.get("mime_type"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let floor = if mime.starts_with("image/") {
+                    GEMINI_IMAGE_TILE
+                } else {
+                    0
+                };
+                self.unpriced(pp, floor);
+            } else if part.is_object() {
+                self.unpriced(pp, 0);
+            } else {
+                return Err(shape(&pp, "a part object"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,344 @@
+//! What is left of a key's budget at a given moment: one continuous token bucket per rate limit.
+//!
+//! A bucket holds at most its limit and refills continuously at `limit / window` (8,000 TPM refills 133.3
+//! tokens a second). When the provider's headers say how much is left and when the bucket will be full again,
+//! that takes precedence: until the reset the bucket refills at whatever rate reaches the limit exactly at the
+//! reset, and at the nominal rate after it.
+
+use super::budget::Budget;
+use super::verdict::{self, Check, Cost};
+use super::{Dimension, Policy};
+use serde::Serialize;
+
+/// One continuous token bucket.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bucket {
+    /// The most it holds: the per-window limit.
+    pub limit: u64,
+    /// What it held at `at_ms` (may be negative after usage above the reservation was settled).
+    pub level: f64,
+    /// When `level` was true.
+    pub at_ms: u64,
+    /// Nominal refill in units per millisecond (`limit / window`).
+    pub rate_per_ms: f64,
+    /// A faster or slower refill rate that applies until `header_until_ms`, from a reset header.
+    pub header_rate_per_ms: f64,
+    /// When the header's refill schedule ends (the reported reset time); `at_ms` when there is none.
+    pub header_until_ms: u64,
+}
+
+impl Bucket {
+    /// A full bucket for a limit over a window.
+    pub fn full(limit: u64, window_ms: u64, now_ms: u64) -> Bucket {
+        let rate = limit as f64 / window_ms.max(1) as f64;
+        Bucket {
+            limit,
+            level: limit as f64,
+            at_ms: now_ms,
+            rate_per_ms: rate,
+            header_rate_per_ms: rate,
+            header_until_ms: now_ms,
+        }
+    }
+
+    /// What the bucket holds at `now_ms` (never more than the limit). Times before `at_ms` read as `at_ms`.
+    pub fn available(&self, now_ms: u64) -> f64 {
+        let now = now_ms.max(self.at_ms);
+        let fast_end = self.header_until_ms.clamp(self.at_ms, now);
+        let level = self.level
+            + self.header_rate_per_ms * (fast_end - self.at_ms) as f64
+            + self.rate_per_ms * (now - fast_end) as f64;
+        let limit = self.limit as f64;
+        // Float rounding must not leave a bucket that the headers said is full a hair short of full.
+        if limit - level < 1e-6 {
+            limit
+        } else {
+            level
+        }
+    }
+
+    /// Milliseconds from `now_ms` until the bucket holds `needed`: `Some(0)` if it does now, `None` if it never
+    /// can (more than the limit).
+    pub fn wait_ms(&self, needed: u64, now_ms: u64) -> Option<u64> {
+        if needed > self.limit {
+            return None;
+        }
+        let now = now_ms.max(self.at_ms);
+        // A hair of tolerance so that float rounding never turns "fits after wait_ms" into "1 ms more".
+        let need = needed as f64 - 1e-6;
+        let have = self.available(now);
+        if have >= need {
+            return Some(now - now_ms);
+        }
+        let mut t = now as f64;
+        let mut level = have;
+        if self.header_until_ms > now {
+            let r = self.header_rate_per_ms;
+            let end = self.header_until_ms as f64;
+            let at_end = level + r * (end - t);
+            if r > 0.0 && at_end >= need {
+                let done = t + (need - level) / r;
+                return Some((done.ceil() as u64).saturating_sub(now_ms));
+            }
+            level = at_end;
+            t = end;
+        }
+        if self.rate_per_ms <= 0.0 {
+            return None;
+        }
+        let done = t + (need - level) / self.rate_per_ms;
+        Some((done.ceil() as u64).saturating_sub(now_ms))
+    }
+
+    fn advance(&mut self, now_ms: u64) {
+        if now_ms > self.at_ms {
+            self.level = self.available(now_ms);
+            self.at_ms = now_ms;
+        }
+    }
+
+    /// Takes `n` at `now_ms` (the level may go below zero: debt repaid by refill).
+    pub fn take(&mut self, n: u64, now_ms: u64) {
+        self.advance(now_ms);
+        self.level -= n as f64;
+    }
+
+    /// Gives `n` back (a refund), never above the limit. Needs no clock: the refund applies at the last known time.
+    pub fn give(&mut self, n: u64) {
+        self.level = (self.level + n as f64).min(self.limit as f64);
+    }
+
+    /// Replaces the bucket's state with what the provider reported: `remaining` now, full again at
+    /// `now_ms + reset_ms`. A reset that is absent, zero or too slow to refill at the nominal rate falls back to it.
+    pub fn observe(
+        &mut self,
+        limit: Option<u64>,
+        remaining: Option<u64>,
+        reset_ms: Option<u64>,
+        now_ms: u64,
+    ) {
+        if let Some(l) = limit.filter(|l| *l > 0) {
+            let window = self.limit as f64 / self.rate_per_ms.max(f64::MIN_POSITIVE);
+            self.limit = l;
+            self.rate_per_ms = l as f64 / window.max(1.0);
+        }
+        match remaining {
+            Some(r) => {
+                self.level = r.min(self.limit) as f64;
+                self.at_ms = now_ms;
+                self.header_until_ms = now_ms;
+                self.header_rate_per_ms = self.rate_per_ms;
+                if let Some(reset) = reset_ms.filter(|r| *r > 0) {
+                    let missing = self.limit as f64 - self.level;
+                    if missing > 0.0 {
+                        self.header_rate_per_ms = missing / reset as f64;
+                        self.header_until_ms = now_ms.saturating_add(reset);
+                    }
+                }
+            }
+            None => {
+                if let Some(reset) = reset_ms.filter(|r| *r > 0) {
+                    // A reset without a remaining count: at least the bucket is full by then.
+                    self.advance(now_ms);
+                    let missing = self.limit as f64 - self.level;
+                    if missing > 0.0 {
+                        self.header_rate_per_ms = (missing / reset as f64).max(self.rate_per_ms);
+                        self.header_until_ms = now_ms.saturating_add(reset);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What one response said about one dimension. Every field is optional: absent means unknown, never zero.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Observed {
+    /// The limit the provider reported.
+    pub limit: Option<u64>,
+    /// What is left now.
+    pub remaining: Option<u64>,
+    /// Milliseconds until the bucket is full again.
+    pub reset_ms: Option<u64>,
+}
+
+/// What one response's rate-limit headers said, per dimension, converted to durations with the caller's `now_ms`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Observation {
+    /// Requests.
+    pub requests: Observed,
+    /// Tokens (combined).
+    pub tokens: Observed,
+    /// Input tokens.
+    pub input_tokens: Observed,
+    /// Output tokens.
+    pub output_tokens: Observed,
+    /// `retry-after` (or `retry-after-ms`): nothing is admitted before this many milliseconds from now.
+    pub retry_after_ms: Option<u64>,
+}
+
+impl From<&crate::headers::RateLimitSnapshot> for Observation {
+    fn from(s: &crate::headers::RateLimitSnapshot) -> Observation {
+        let conv = |d: &crate::headers::DimensionState| Observed {
+            limit: d.limit,
+            remaining: d.remaining,
+            reset_ms: d.reset_ms,
+        };
+        Observation {
+            requests: conv(&s.requests),
+            tokens: conv(&s.tokens),
+            input_tokens: conv(&s.input_tokens),
+            output_tokens: conv(&s.output_tokens),
+            retry_after_ms: s.retry_after_ms,
+        }
+    }
+}
+
+/// A key's budget and what is left of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct State {
+    /// The limits and reservation rules.
+    pub budget: Budget,
+    buckets: [Option<Bucket>; 6],
+    /// Nothing is admitted before this time (a `retry-after`).
+    pub blocked_until_ms: u64,
+}
+
+impl State {
+    /// A state with every bucket full at `now_ms`.
+    pub fn new(budget: Budget, now_ms: u64) -> State {
+        let mut buckets: [Option<Bucket>; 6] = Default::default();
+        for d in Dimension::RATES {
+            if let Some(l) = budget.limit(d) {
+                buckets[d.slot()] = Some(Bucket::full(l, d.window_ms(), now_ms));
+            }
+        }
+        State {
+            budget,
+            buckets,
+            blocked_until_ms: 0,
+        }
+    }
+
+    /// The bucket for a rate dimension, if the budget limits it.
+    pub fn bucket(&self, dimension: Dimension) -> Option<&Bucket> {
+        self.buckets.get(dimension.slot()).and_then(Option::as_ref)
+    }
+
+    pub(crate) fn bucket_mut(&mut self, dimension: Dimension) -> Option<&mut Bucket> {
+        self.buckets
+            .get_mut(dimension.slot())
+            .and_then(Option::as_mut)
+    }
+
+    /// Applies what a response reported, at `now_ms`. Headers take precedence over the local model; a dimension
+    /// the budget did not know gets a bucket from the reported limit. For Anthropic, whose `tokens` headers
+    /// report the most restrictive token limit, the combined `tokens` values are used only when the budget has a
+    /// tokens-per-minute limit.
+    pub fn observe(&mut self, obs: &Observation, now_ms: u64) {
+        let pairs = [
+            (Dimension::Requests, obs.requests),
+            (Dimension::Tokens, obs.tokens),
+            (Dimension::InputTokens, obs.input_tokens),
+            (Dimension::OutputTokens, obs.output_tokens),
+        ];
+        for (d, o) in pairs {
+            if o == Observed::default() {
+                continue;
+            }
+            let slot = &mut self.buckets[d.slot()];
+            if slot.is_none() {
+                match (o.limit.filter(|l| *l > 0), d) {
+                    (Some(l), _)
+                        if d != Dimension::Tokens
+                            || self.budget.input_tokens_per_minute.is_none() =>
+                    {
+                        *slot = Some(Bucket::full(l, d.window_ms(), now_ms))
+                    }
+                    _ => continue,
+                }
+            }
+            if let Some(b) = slot.as_mut() {
+                b.observe(o.limit, o.remaining, o.reset_ms, now_ms);
+            }
+        }
+        if let Some(ra) = obs.retry_after_ms {
+            self.blocked_until_ms = self.blocked_until_ms.max(now_ms.saturating_add(ra));
+        }
+    }
+
+    /// Checks a request's cost at `now_ms` under a policy. Same as [`verdict::check`].
+    pub fn check(&self, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
+        verdict::check(self, cost, policy, now_ms)
+    }
+
+    /// Takes what a request needs from every bucket at `now_ms` (the caller has checked it fits).
+    pub fn take(&mut self, needs: &[u64; 6], now_ms: u64) {
+        for d in Dimension::RATES {
+            if let Some(b) = self.bucket_mut(d) {
+                b.take(needs[d.slot()], now_ms);
+            }
+        }
+    }
+
+    /// Gives amounts back to every bucket (refunds).
+    pub fn give(&mut self, amounts: &[u64; 6]) {
+        for d in Dimension::RATES {
+            if let Some(b) = self.bucket_mut(d) {
+                b.give(amounts[d.slot()]);
+            }
+        }
+    }
+
+    /// Milliseconds of refill the needs represent at the nominal rates: the slowest dimension's. This is how much
+    /// "work" a queued request stands for.
+    pub fn work_ms(&self, needs: &[u64; 6]) -> u64 {
+        let mut w = 0.0f64;
+        for d in Dimension::RATES {
+            if let Some(b) = self.bucket(d) {
+                if b.rate_per_ms > 0.0 {
+                    w = w.max(needs[d.slot()] as f64 / b.rate_per_ms);
+                }
+            }
+        }
+        w.ceil() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_schedule_then_nominal_rate() {
+        let mut b = Bucket::full(8_000, 60_000, 0);
+        b.observe(None, Some(500), Some(5_940), 0);
+        // Full exactly at the reset, never above the limit afterwards.
+        assert_eq!(b.available(5_940), 8_000.0);
+        assert_eq!(b.available(100_000), 8_000.0);
+        assert_eq!(b.wait_ms(8_000, 0), Some(5_940));
+        assert_eq!(b.wait_ms(500, 0), Some(0));
+        assert_eq!(b.wait_ms(8_001, 0), None);
+        // After taking at the reset, refill continues at the nominal 133.3/s.
+        b.take(8_000, 5_940);
+        assert_eq!(b.wait_ms(1_000, 5_940), Some(7_500));
+    }
+
+    #[test]
+    fn debt_is_repaid_by_refill_and_refunds_cap_at_the_limit() {
+        let mut b = Bucket::full(6_000, 60_000, 0);
+        b.take(7_000, 0);
+        assert_eq!(b.available(0), -1_000.0);
+        assert_eq!(b.wait_ms(1, 0), Some(10_010));
+        b.give(100_000);
+        assert_eq!(b.available(0), 6_000.0);
+    }
+
+    #[test]
+    fn times_before_the_last_observation_read_as_it() {
+        let mut b = Bucket::full(6_000, 60_000, 0);
+        b.observe(None, Some(0), None, 10_000);
+        assert_eq!(b.available(5_000), 0.0);
+        assert_eq!(b.wait_ms(100, 5_000), Some(6_000));
+    }
+}

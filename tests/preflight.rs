@@ -1,0 +1,1083 @@
+//! Preflight: the issue's targets, bad input, the ledger under threads, queue shedding, routing, request bodies,
+//! and the measurement of OpenAI's chat-format overheads. No test depends on the estimator's calibrated rates:
+//! exact prompt counts are given, or expectations are computed from `estimate()` itself.
+
+use llm_preflight::headers::{Headers, RateLimitSnapshot};
+use llm_preflight::preflight::request::*;
+use llm_preflight::preflight::*;
+use llm_preflight::{estimate, Profile};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+fn key(tpm: u64) -> Budget {
+    Budget::new(Provider::Groq).tokens_per_minute(tpm)
+}
+
+fn observed_tokens(remaining: u64, reset_ms: Option<u64>) -> Observation {
+    Observation {
+        tokens: Observed {
+            limit: None,
+            remaining: Some(remaining),
+            reset_ms,
+        },
+        ..Observation::default()
+    }
+}
+
+// ---- the issue's targets ------------------------------------------------------------------------------------
+
+#[test]
+fn target_8478_against_8000_is_never_sendable_by_478() {
+    let state = State::new(key(8_000), 0);
+    let c = state.check(&Cost::exact(8_478), Policy::Median, 0);
+    assert_eq!(
+        c.verdict,
+        Verdict::NeverSendable {
+            dimension: Dimension::Tokens,
+            limit: 8_000,
+            needed: 8_478,
+            excess: 478
+        }
+    );
+    assert!(
+        c.holds_across_band,
+        "an exact count has no band to disagree"
+    );
+    assert_eq!(c.needed, 8_478);
+    // Waiting never helps: still never sendable an hour later.
+    assert_eq!(
+        state
+            .check(&Cost::exact(8_478), Policy::Median, 3_600_000)
+            .verdict
+            .kind(),
+        VerdictKind::NeverSendable
+    );
+}
+
+#[test]
+fn target_1200_with_7923_remaining_is_sendable() {
+    let mut state = State::new(key(8_000), 0);
+    state.observe(&observed_tokens(7_923, Some(577)), 0);
+    let c = state.check(&Cost::exact(1_200), Policy::Median, 0);
+    assert_eq!(c.verdict, Verdict::Sendable);
+}
+
+#[test]
+fn target_500_remaining_reset_5_94s_is_queueable_within_the_reset() {
+    let reset = llm_preflight::headers::parse_duration_ms("5.94s").unwrap();
+    let mut state = State::new(key(8_000), 1_000);
+    state.observe(&observed_tokens(500, Some(reset)), 1_000);
+    for need in [501, 1_200, 4_000, 8_000] {
+        let c = state.check(&Cost::exact(need), Policy::Median, 1_000);
+        match c.verdict {
+            Verdict::Queueable { wait_ms, dimension } => {
+                assert_eq!(dimension, Dimension::Tokens);
+                assert!(
+                    wait_ms > 0 && wait_ms <= reset,
+                    "{need}: wait {wait_ms} vs reset {reset}"
+                );
+                // And after that wait it is sendable.
+                let later = state.check(&Cost::exact(need), Policy::Median, 1_000 + wait_ms);
+                assert_eq!(
+                    later.verdict,
+                    Verdict::Sendable,
+                    "{need} after {wait_ms} ms"
+                );
+            }
+            other => panic!("{need}: expected queueable, got {other:?}"),
+        }
+    }
+    // A full bucket's worth waits the whole reset, not longer.
+    let full = state.check(&Cost::exact(8_000), Policy::Median, 1_000);
+    assert_eq!(full.verdict.wait_ms(), Some(reset));
+}
+
+#[test]
+fn target_reservation_counts_1000_plus_8000_max_tokens() {
+    for p in [
+        Provider::OpenAi,
+        Provider::Groq,
+        Provider::Cerebras,
+        Provider::AzureOpenAi,
+    ] {
+        let state = State::new(Budget::new(p).tokens_per_minute(8_000), 0);
+        let c = state.check(
+            &Cost::exact(1_000).with_max_output(8_000),
+            Policy::Median,
+            0,
+        );
+        assert_eq!(
+            c.verdict,
+            Verdict::NeverSendable {
+                dimension: Dimension::Tokens,
+                limit: 8_000,
+                needed: 9_000,
+                excess: 1_000
+            },
+            "{p:?}"
+        );
+        assert_eq!(c.reserved_output, 8_000);
+    }
+    // Gemini's TPM counts input; the cap is not charged at admission.
+    let g = State::new(Budget::new(Provider::Gemini).tokens_per_minute(8_000), 0);
+    assert!(g
+        .check(
+            &Cost::exact(1_000).with_max_output(8_000),
+            Policy::Median,
+            0
+        )
+        .verdict
+        .is_sendable());
+}
+
+#[test]
+fn anthropic_meters_input_and_output_apart() {
+    let b = Budget::new(Provider::Anthropic)
+        .input_tokens_per_minute(40_000)
+        .output_tokens_per_minute(8_000)
+        .context_window(200_000);
+    let mut s = State::new(b, 0);
+    // A 30k prompt with a 16k cap: fits ITPM, the cap is not reserved against OTPM.
+    let cost = Cost::exact(30_000).with_max_output(16_000);
+    assert!(s.check(&cost, Policy::Median, 0).verdict.is_sendable());
+    // Input over ITPM is never sendable in the input dimension.
+    let c = s.check(&Cost::exact(41_000), Policy::Median, 0);
+    assert!(matches!(
+        c.verdict,
+        Verdict::NeverSendable {
+            dimension: Dimension::InputTokens,
+            excess: 1_000,
+            ..
+        }
+    ));
+    // Prompt plus cap over the context window.
+    let c = s.check(
+        &Cost::exact(30_000).with_max_output(180_000),
+        Policy::Median,
+        0,
+    );
+    assert!(matches!(
+        c.verdict,
+        Verdict::NeverSendable {
+            dimension: Dimension::Context,
+            excess: 10_000,
+            ..
+        }
+    ));
+    // An exhausted OTPM bucket makes it wait even though nothing is reserved.
+    s.observe(
+        &Observation {
+            output_tokens: Observed {
+                limit: Some(8_000),
+                remaining: Some(0),
+                reset_ms: Some(3_000),
+            },
+            ..Observation::default()
+        },
+        0,
+    );
+    let c = s.check(&Cost::exact(100), Policy::Median, 0);
+    assert!(
+        matches!(
+            c.verdict,
+            Verdict::Queueable {
+                dimension: Dimension::OutputTokens,
+                ..
+            }
+        ),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn policy_and_band_ends() {
+    // Compute a text whose band straddles the limit, from the estimator itself.
+    let text = "The quick brown fox jumps over the lazy dog. ".repeat(200);
+    let e = estimate(&text, Profile::O200k);
+    assert!(e.low < e.tokens && e.tokens < e.high, "{e:?}");
+    let cost = Cost::estimated(&e);
+    let state = State::new(key(e.tokens), 0);
+    let med = state.check(&cost, Policy::Median, 0);
+    assert!(med.verdict.is_sendable());
+    assert_eq!(med.at_low, VerdictKind::Sendable);
+    assert_eq!(med.at_high, VerdictKind::NeverSendable);
+    assert!(!med.holds_across_band);
+    let cons = state.check(&cost, Policy::Conservative, 0);
+    assert_eq!(
+        cons.verdict,
+        Verdict::NeverSendable {
+            dimension: Dimension::Tokens,
+            limit: e.tokens,
+            needed: e.high,
+            excess: e.high - e.tokens
+        }
+    );
+    // Never sendable even at p5: the strong statement.
+    let small = State::new(key(e.low.saturating_sub(1).max(1)), 0);
+    let c = small.check(&cost, Policy::Optimistic, 0);
+    assert_eq!(c.verdict.kind(), VerdictKind::NeverSendable);
+    assert!(c.holds_across_band);
+}
+
+#[test]
+fn bucket_refills_continuously_at_the_nominal_rate() {
+    let mut s = State::new(key(6_000), 0);
+    s.observe(&observed_tokens(0, None), 0);
+    // 6,000 per minute = 100 per second.
+    let c = s.check(&Cost::exact(1_000), Policy::Median, 0);
+    assert_eq!(c.verdict.wait_ms(), Some(10_000));
+    assert!(s
+        .check(&Cost::exact(1_000), Policy::Median, 10_000)
+        .verdict
+        .is_sendable());
+    assert!(!s
+        .check(&Cost::exact(1_000), Policy::Median, 9_990)
+        .verdict
+        .is_sendable());
+    // Never more than the limit however long it waits.
+    assert_eq!(
+        s.bucket(Dimension::Tokens).unwrap().available(10_000_000),
+        6_000.0
+    );
+}
+
+#[test]
+fn requests_dimension_and_retry_after() {
+    let mut s = State::new(key(8_000).requests_per_minute(30), 0);
+    s.observe(
+        &Observation {
+            requests: Observed {
+                limit: Some(30),
+                remaining: Some(0),
+                reset_ms: Some(2_000),
+            },
+            ..Observation::default()
+        },
+        0,
+    );
+    let c = s.check(&Cost::exact(10), Policy::Median, 0);
+    assert_eq!(
+        c.verdict,
+        Verdict::Queueable {
+            wait_ms: 67,
+            dimension: Dimension::Requests
+        }
+    );
+    s.observe(
+        &Observation {
+            retry_after_ms: Some(6_000),
+            ..Observation::default()
+        },
+        0,
+    );
+    assert_eq!(
+        s.check(&Cost::exact(10), Policy::Median, 0)
+            .verdict
+            .wait_ms(),
+        Some(6_000)
+    );
+}
+
+#[test]
+fn headers_snapshot_feeds_the_state() {
+    // The response in shared/background/crossing-the-ceiling.txt.
+    let raw = "HTTP/1.1 429 Too Many Requests\nretry-after: 6\nx-ratelimit-limit-tokens: 10000\nx-ratelimit-remaining-tokens: 0\nx-ratelimit-reset-tokens: 5.94s\nx-ratelimit-remaining-requests: 47\n";
+    let h = Headers::parse(raw).unwrap();
+    let snap = RateLimitSnapshot::from_headers(h.iter(), 0).snapshot;
+    let mut s = State::new(key(10_000).requests_per_minute(60), 0);
+    s.observe(&Observation::from(&snap), 0);
+    let c = s.check(&Cost::exact(1_210), Policy::Median, 0);
+    // The header's reset says the bucket is full at 5.94 s; retry-after says 6 s: the later wins.
+    assert_eq!(
+        c.verdict,
+        Verdict::Queueable {
+            wait_ms: 6_000,
+            dimension: Dimension::Tokens
+        }
+    );
+}
+
+// ---- bad input ------------------------------------------------------------------------------------------------
+
+#[test]
+fn bad_limits_are_typed_errors() {
+    for v in [-1.0, f64::NAN, f64::INFINITY, 1.5, -0.0001] {
+        let e = Budget::new(Provider::OpenAi)
+            .try_with(Dimension::Tokens, v)
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::InvalidLimit {
+                    dimension: Dimension::Tokens,
+                    ..
+                }
+            ),
+            "{v}: {e:?}"
+        );
+        assert!(e.to_string().contains("tokens"), "{e}");
+    }
+    assert_eq!(
+        Budget::new(Provider::OpenAi)
+            .try_with(Dimension::Requests, 0.0)
+            .unwrap_err(),
+        Error::ZeroLimit {
+            dimension: Dimension::Requests
+        }
+    );
+    assert_eq!(
+        Budget::new(Provider::OpenAi)
+            .try_with(Dimension::Tokens, 8000.0)
+            .unwrap()
+            .tokens_per_minute,
+        Some(8000)
+    );
+    assert!(matches!(
+        count_from_f64("remaining tokens", -3.0),
+        Err(Error::InvalidCount { .. })
+    ));
+    assert!(matches!(
+        Policy::from_name("aggressive"),
+        Err(Error::InvalidPolicy(_))
+    ));
+    assert_eq!(Policy::from_name("p95"), Ok(Policy::Conservative));
+}
+
+#[test]
+fn bad_headers_are_reported_not_panicked() {
+    let h = Headers::parse("x-ratelimit-remaining-tokens: lots\nx-ratelimit-reset-tokens: soon\nretry-after: Someday, 99 Foo 2024\n").unwrap();
+    let parsed = RateLimitSnapshot::from_headers(h.iter(), 0);
+    assert_eq!(parsed.malformed.len(), 3, "{:?}", parsed.malformed);
+    // Unknown is unknown, never zero: the state keeps its full bucket.
+    let mut s = State::new(key(8_000), 0);
+    s.observe(&Observation::from(&parsed.snapshot), 0);
+    assert!(s
+        .check(&Cost::exact(8_000), Policy::Median, 0)
+        .verdict
+        .is_sendable());
+}
+
+#[test]
+fn wrong_shape_request_json_is_a_typed_error() {
+    let cases: &[(&str, &str)] = &[
+        ("not json", ""),
+        ("[1,2,3]", "/"),
+        ("{\"prompt\": \"hi\"}", "/"),
+        ("{\"messages\": \"hi\"}", "/messages"),
+        ("{\"messages\": [42]}", "/messages/0"),
+        (
+            "{\"messages\": [{\"role\": 1, \"content\": \"x\"}]}",
+            "/messages/0/role",
+        ),
+        (
+            "{\"messages\": [{\"role\": \"user\", \"content\": 7}]}",
+            "/messages/0/content",
+        ),
+        (
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}], \"max_tokens\": -5}",
+            "/max_tokens",
+        ),
+        (
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}], \"max_tokens\": \"many\"}",
+            "/max_tokens",
+        ),
+        (
+            "{\"contents\": [{\"role\": \"user\"}]}",
+            "/contents/0/parts",
+        ),
+        ("{\"input\": 5}", "/input"),
+        ("{\"system\": 3, \"messages\": []}", "/system"),
+        ("{\"messages\": [], \"tools\": {}}", "/tools"),
+    ];
+    for (body, path) in cases {
+        let e = estimate_request(body, None, None).unwrap_err();
+        match &e {
+            Error::NotJson(_) => assert!(path.is_empty(), "{body}: {e}"),
+            Error::WrongShape { path: p, .. } => assert_eq!(p, path, "{body}: {e}"),
+            Error::InvalidCount { what, .. } => assert_eq!(what, path, "{body}: {e}"),
+            other => panic!("{body}: {other:?}"),
+        }
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+// ---- request bodies --------------------------------------------------------------------------------------------
+
+#[test]
+fn openai_chat_body_counts_messages_tools_and_cap() {
+    let body = r#"{"model":"gpt-4o","max_completion_tokens":500,
+      "messages":[{"role":"system","content":"You are terse."},
+                  {"role":"user","content":[{"type":"text","text":"Weather in Paris?"},
+                                            {"type":"image_url","image_url":{"url":"https://x/y.png","detail":"low"}}]}],
+      "tools":[{"type":"function","function":{"name":"get_weather","description":"Get the weather",
+        "parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"},
+                                                     "unit":{"type":"string","enum":["c","f"]}}}}}]}"#;
+    let r = estimate_request(body, None, None).unwrap();
+    assert_eq!(r.api, Api::OpenAiChat);
+    assert_eq!(r.model.as_deref(), Some("gpt-4o"));
+    assert_eq!(r.max_output, Some(500));
+    assert_eq!((r.messages, r.tools), (2, 1));
+    assert_eq!(r.media_tokens, OPENAI_LOW_DETAIL_IMAGE);
+    assert!(!r.incomplete);
+    let expected_overhead = 2 * OPENAI_PER_MESSAGE
+        + OPENAI_REPLY_PRIMING
+        + OPENAI_TOOLS_BASE
+        + OPENAI_PER_TOOL
+        + 2 * OPENAI_PER_PROPERTY
+        + 2 * OPENAI_PER_ENUM_ITEM
+        - OPENAI_PER_ENUM_PROPERTY.unsigned_abs();
+    assert_eq!(r.overhead_tokens, expected_overhead);
+    // The text part is estimated by the estimator: the same pieces joined by newlines.
+    let pieces = [
+        "You are terse.",
+        "Weather in Paris?",
+        "get_weather",
+        "Get the weather",
+        "city",
+        "City name",
+        "string",
+        "unit",
+        "c",
+        "f",
+    ];
+    let text_est = estimate(&pieces.join("\n"), Profile::O200k);
+    assert_eq!(
+        r.estimate.tokens,
+        text_est.tokens + expected_overhead + OPENAI_LOW_DETAIL_IMAGE
+    );
+    assert_eq!(
+        r.estimate.low,
+        text_est.low + expected_overhead + OPENAI_LOW_DETAIL_IMAGE
+    );
+    let cost = r.cost();
+    assert_eq!(cost.max_output, Some(500));
+}
+
+#[test]
+fn unpriced_media_flags_the_estimate_incomplete() {
+    let body = r#"{"messages":[{"role":"user","content":[{"type":"text","text":"what is this"},
+        {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},
+        {"type":"input_audio","input_audio":{"data":"AAAA","format":"wav"}}]}]}"#;
+    let r = estimate_request(body, None, None).unwrap();
+    assert!(r.incomplete);
+    assert_eq!(
+        r.unpriced,
+        vec!["/messages/0/content/1", "/messages/0/content/2"]
+    );
+    assert!(r.cost().incomplete);
+    let s = State::new(key(100_000), 0);
+    assert!(s.check(&r.cost(), Policy::Median, 0).incomplete);
+}
+
+#[test]
+fn other_apis_are_detected_and_counted() {
+    let anthropic = r#"{"model":"claude-sonnet-4-5","max_tokens":1024,"system":"Be brief.",
+      "messages":[{"role":"user","content":"Hello"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"lookup","input":{"q":"x"}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"42"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}],
+      "tools":[{"name":"lookup","description":"Look up","input_schema":{"type":"object"}}]}"#;
+    let r = estimate_request(anthropic, None, None).unwrap();
+    assert_eq!(r.api, Api::AnthropicMessages);
+    assert_eq!(r.estimate.profile, Profile::ClaudeLegacy);
+    assert_eq!(r.max_output, Some(1024));
+    assert_eq!(
+        r.overhead_tokens,
+        3 * ANTHROPIC_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT
+    );
+    assert_eq!(r.unpriced, vec!["/messages/2/content/1"]);
+
+    let gemini = r#"{"systemInstruction":{"parts":[{"text":"Be brief."}]},
+      "contents":[{"role":"user","parts":[{"text":"Describe"},{"inlineData":{"mimeType":"image/jpeg","data":"AAAA"}}]}],
+      "generationConfig":{"maxOutputTokens":256}}"#;
+    let r = estimate_request(gemini, None, None).unwrap();
+    assert_eq!(r.api, Api::GeminiGenerateContent);
+    assert_eq!(r.estimate.profile, Profile::Gemini);
+    assert_eq!(r.max_output, Some(256));
+    assert_eq!(r.media_tokens, GEMINI_IMAGE_TILE);
+    assert!(r.incomplete);
+
+    let responses = r#"{"model":"o3-mini","instructions":"Be brief.","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]}],
+      "max_output_tokens":300,"tools":[{"type":"function","name":"f","parameters":{"type":"object","properties":{}}},{"type":"web_search"}]}"#;
+    let r = estimate_request(responses, None, None).unwrap();
+    assert_eq!(r.api, Api::OpenAiResponses);
+    assert_eq!((r.messages, r.tools, r.max_output), (2, 1, Some(300)));
+    assert_eq!(r.unpriced, vec!["/tools/1"]);
+}
+
+// ---- the ledger ------------------------------------------------------------------------------------------------
+
+#[test]
+fn ledger_reserve_settle_release() {
+    let ledger = Ledger::new(State::new(key(10_000), 0));
+    let r = ledger
+        .try_reserve(
+            &Cost::exact(1_000).with_max_output(3_000),
+            Policy::Median,
+            0,
+        )
+        .unwrap();
+    assert_eq!(r.held(Dimension::Tokens), 4_000);
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(6_000.0));
+    // Usage below the reservation is refunded.
+    let s = r.settle(
+        Usage {
+            input_tokens: 1_000,
+            output_tokens: 200,
+        },
+        0,
+    );
+    assert_eq!(
+        s,
+        Settled {
+            reserved: 4_000,
+            used: 1_200,
+            refunded: 2_800
+        }
+    );
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(8_800.0));
+    // Release gives everything back; so does dropping.
+    let r = ledger
+        .try_reserve(&Cost::exact(5_000), Policy::Median, 0)
+        .unwrap();
+    r.release();
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(8_800.0));
+    {
+        let _r = ledger
+            .try_reserve(&Cost::exact(5_000), Policy::Median, 0)
+            .unwrap();
+        assert_eq!(ledger.in_flight(), 1);
+    }
+    assert_eq!(ledger.in_flight(), 0);
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(8_800.0));
+    // "Not yet" and "never" are different refusals.
+    let _hold = ledger
+        .try_reserve(&Cost::exact(8_000), Policy::Median, 0)
+        .unwrap();
+    assert!(matches!(
+        ledger.try_reserve(&Cost::exact(1_000), Policy::Median, 0),
+        Err(Refused::NotYet { .. })
+    ));
+    assert!(matches!(
+        ledger.try_reserve(&Cost::exact(10_001), Policy::Median, 0),
+        Err(Refused::Never { excess: 1, .. })
+    ));
+}
+
+#[test]
+fn usage_is_read_from_every_response_shape() {
+    let v = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+    assert_eq!(
+        Usage::from_response(&v(
+            r#"{"usage":{"prompt_tokens":8,"completion_tokens":1,"total_tokens":9}}"#
+        )),
+        Ok(Some(Usage {
+            input_tokens: 8,
+            output_tokens: 1
+        }))
+    );
+    assert_eq!(
+        Usage::from_response(&v(
+            r#"{"usage":{"input_tokens":10,"cache_creation_input_tokens":5,"output_tokens":3}}"#
+        )),
+        Ok(Some(Usage {
+            input_tokens: 15,
+            output_tokens: 3
+        }))
+    );
+    assert_eq!(
+        Usage::from_response(&v(
+            r#"{"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2,"thoughtsTokenCount":7}}"#
+        )),
+        Ok(Some(Usage {
+            input_tokens: 4,
+            output_tokens: 9
+        }))
+    );
+    assert_eq!(Usage::from_response(&v(r#"{"id":"x"}"#)), Ok(None));
+    assert!(Usage::from_response(&v(r#"{"usage":{"prompt_tokens":-1}}"#)).is_err());
+    assert!(Usage::from_response(&v(r#"{"usage":{"prompt_tokens":"8"}}"#)).is_err());
+}
+
+#[test]
+fn ledger_under_threads_never_over_admits_never_loses_a_reservation() {
+    const CAP: u64 = 20_000;
+    let ledger = Ledger::new(State::new(key(CAP).requests_per_minute(1_000_000), 0));
+    // In flight (counted after a reservation succeeds, uncounted before it ends: never above the truth) plus what
+    // settled usage consumed. The clock never moves, so nothing refills: this sum may never exceed CAP.
+    let outstanding = Arc::new(AtomicU64::new(0));
+    let consumed = Arc::new(AtomicU64::new(0));
+    let peak = Arc::new(AtomicU64::new(0));
+    let start = Arc::new(std::sync::Barrier::new(8));
+    let mut handles = Vec::new();
+    for t in 0..8u64 {
+        let (ledger, outstanding, consumed, peak, start) = (
+            ledger.clone(),
+            outstanding.clone(),
+            consumed.clone(),
+            peak.clone(),
+            start.clone(),
+        );
+        handles.push(std::thread::spawn(move || {
+            start.wait();
+            let mut held = Vec::new();
+            for i in 0..2_000u64 {
+                let n = 50 + (t * 37 + i * 11) % 400;
+                if let Ok(r) =
+                    ledger.try_reserve(&Cost::exact(n).with_max_output(n / 2), Policy::Median, 0)
+                {
+                    let now = outstanding.fetch_add(r.held(Dimension::Tokens), Ordering::SeqCst)
+                        + r.held(Dimension::Tokens);
+                    peak.fetch_max(now + consumed.load(Ordering::SeqCst), Ordering::SeqCst);
+                    held.push((n, r));
+                }
+                if held.len() > 40 || i % 7 == 0 {
+                    if let Some((n, r)) = held.pop() {
+                        outstanding.fetch_sub(r.held(Dimension::Tokens), Ordering::SeqCst);
+                        match i % 3 {
+                            0 => r.release(),
+                            1 => {
+                                // Used the prompt and a fifth of the cap: the rest is refunded.
+                                let used = Usage {
+                                    input_tokens: n,
+                                    output_tokens: n / 10,
+                                };
+                                consumed.fetch_add(n + n / 10, Ordering::SeqCst);
+                                let s = r.settle(used, 0);
+                                assert_eq!(s.refunded, (n / 2 - n / 10) as i64);
+                            }
+                            _ => drop(r),
+                        }
+                    }
+                }
+            }
+            for (_, r) in held {
+                outstanding.fetch_sub(r.held(Dimension::Tokens), Ordering::SeqCst);
+                r.release();
+            }
+        }));
+    }
+    for h in handles {
+        h.join().unwrap();
+    }
+    let consumed = consumed.load(Ordering::SeqCst);
+    assert!(
+        peak.load(Ordering::SeqCst) <= CAP,
+        "over-admitted: {}",
+        peak.load(Ordering::SeqCst)
+    );
+    assert!(
+        consumed > CAP / 2,
+        "the test should have used most of the bucket: {consumed}"
+    );
+    assert_eq!(ledger.in_flight(), 0);
+    assert_eq!(ledger.held(Dimension::Tokens), 0);
+    assert_eq!(outstanding.load(Ordering::SeqCst), 0);
+    // Every reservation came back: what is left is exactly the capacity minus the usage settled.
+    assert_eq!(
+        ledger.available(Dimension::Tokens, 0),
+        Some((CAP - consumed) as f64)
+    );
+    // And the bucket refills from there: a minute later it is full again.
+    assert_eq!(
+        ledger.available(Dimension::Tokens, 60_000),
+        Some(CAP as f64)
+    );
+}
+
+// ---- the queue -------------------------------------------------------------------------------------------------
+
+#[test]
+fn queue_admits_queues_and_sheds_with_a_designed_answer() {
+    // 6,000 TPM = 100 tokens per second; the bucket starts empty.
+    let mut st = State::new(key(6_000), 0);
+    st.observe(&observed_tokens(0, None), 0);
+    let ledger = Ledger::new(st);
+    let mut q: AdmissionQueue<&str> = AdmissionQueue::new(ledger.clone(), Policy::Median, 30_000);
+
+    // Never sendable: shed at once, no retry time.
+    match q.offer("huge", Cost::exact(7_000), 1_000_000, 0) {
+        Offer::Shed { item, shed } => {
+            assert_eq!(item, "huge");
+            assert_eq!(shed.retry_after_ms, None);
+            assert!(matches!(
+                shed.reason,
+                ShedReason::NeverSendable { excess: 1_000, .. }
+            ));
+            assert!(shed.message.contains("1000"), "{}", shed.message);
+        }
+        other => panic!("{other:?}"),
+    }
+    // 1,000 tokens: starts at 10 s.
+    match q.offer("a", Cost::exact(1_000), 60_000, 0) {
+        Offer::Queued { eta_ms, position } => assert_eq!((eta_ms, position), (10_000, 0)),
+        other => panic!("{other:?}"),
+    }
+    // Another 1,000 behind it: 20 s.
+    assert!(matches!(
+        q.offer("b", Cost::exact(1_000), 60_000, 0),
+        Offer::Queued {
+            eta_ms: 20_000,
+            position: 1
+        }
+    ));
+    // A deadline of 5 s cannot be met: shed now, told when it could start.
+    match q.offer("c", Cost::exact(500), 5_000, 0) {
+        Offer::Shed { shed, .. } => {
+            assert!(matches!(
+                shed.reason,
+                ShedReason::DeadlineUnreachable {
+                    earliest_start_ms: 25_000,
+                    deadline_ms: 5_000
+                }
+            ));
+            assert_eq!(shed.retry_after_ms, Some(25_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Beyond 30 s of work: queue full, come back when it would fit.
+    match q.offer("d", Cost::exact(1_500), 1_000_000, 0) {
+        Offer::Shed { shed, .. } => {
+            assert!(matches!(
+                shed.reason,
+                ShedReason::QueueFull {
+                    work_ms: 35_000,
+                    max_work_ms: 30_000
+                }
+            ));
+            assert_eq!(shed.retry_after_ms, Some(5_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(q.len(), 2);
+    // Nothing due yet; wake at 10 s.
+    let p = q.poll(0);
+    assert!(p.admitted.is_empty() && p.shed.is_empty());
+    assert_eq!(p.wake_at_ms, Some(10_000));
+    let p = q.poll(10_000);
+    assert_eq!(
+        p.admitted.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+        vec!["a"]
+    );
+    assert_eq!(p.wake_at_ms, Some(20_000));
+    let p = q.poll(20_000);
+    assert_eq!(p.admitted.len(), 1);
+    assert_eq!(p.wake_at_ms, None);
+    assert_eq!(ledger.in_flight(), 2);
+}
+
+#[test]
+fn queue_sheds_waiting_requests_whose_deadline_becomes_unreachable() {
+    let mut st = State::new(key(6_000), 0);
+    st.observe(&observed_tokens(0, None), 0);
+    let ledger = Ledger::new(st);
+    let mut q: AdmissionQueue<u32> = AdmissionQueue::new(ledger.clone(), Policy::Median, 60_000);
+    assert!(matches!(
+        q.offer(1, Cost::exact(1_000), 12_000, 0),
+        Offer::Queued { .. }
+    ));
+    assert!(matches!(
+        q.offer(2, Cost::exact(1_000), 21_000, 0),
+        Offer::Queued { .. }
+    ));
+    // Someone else drains the bucket (headers say 0 left, full in 120 s): both deadlines become unreachable.
+    ledger.observe(&observed_tokens(0, Some(120_000)), 5_000);
+    let p = q.poll(5_000);
+    assert!(p.admitted.is_empty());
+    assert_eq!(
+        p.shed.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
+    assert!(q.is_empty());
+    assert_eq!(p.wake_at_ms, None);
+}
+
+// ---- routing ---------------------------------------------------------------------------------------------------
+
+#[test]
+fn routing_prefers_first_sendable_else_shortest_wait_never_never() {
+    let small = State::new(key(8_000), 0);
+    let mut busy = State::new(key(100_000), 0);
+    busy.observe(&observed_tokens(0, Some(30_000)), 0);
+    let mut busier = State::new(key(100_000), 0);
+    busier.observe(&observed_tokens(0, Some(50_000)), 0);
+    let big = State::new(key(1_000_000), 0);
+    let prompt = Cost::exact(11_000);
+
+    // The small shared budget can never hold an 11k prompt: straight to the one that can.
+    let cands = [
+        Candidate {
+            name: "shared-free",
+            state: &small,
+            cost: &prompt,
+        },
+        Candidate {
+            name: "busy",
+            state: &busy,
+            cost: &prompt,
+        },
+        Candidate {
+            name: "own-key",
+            state: &big,
+            cost: &prompt,
+        },
+    ];
+    let r = route(&cands, Policy::Median, 0);
+    assert_eq!((r.chosen, r.name.as_deref()), (Some(2), Some("own-key")));
+    assert!(matches!(
+        r.passed_over[0].reason,
+        PassReason::NeverSendable { excess: 3_000, .. }
+    ));
+    assert!(matches!(
+        r.passed_over[1].reason,
+        PassReason::MustWait { .. }
+    ));
+
+    // Nobody sendable: the shortest wait, never the never-sendable one.
+    let cands = [
+        Candidate {
+            name: "shared-free",
+            state: &small,
+            cost: &prompt,
+        },
+        Candidate {
+            name: "busier",
+            state: &busier,
+            cost: &prompt,
+        },
+        Candidate {
+            name: "busy",
+            state: &busy,
+            cost: &prompt,
+        },
+    ];
+    let r = route(&cands, Policy::Median, 0);
+    assert_eq!(r.chosen, Some(2));
+    assert_eq!(
+        r.check.as_ref().unwrap().verdict.kind(),
+        VerdictKind::Queueable
+    );
+    assert!(matches!(
+        r.passed_over[1].reason,
+        PassReason::LongerWait { .. }
+    ));
+
+    // Everyone never-sendable: no choice, every reason given.
+    let cands = [Candidate {
+        name: "shared-free",
+        state: &small,
+        cost: &prompt,
+    }];
+    let r = route(&cands, Policy::Median, 0);
+    assert_eq!(r.chosen, None);
+    assert_eq!(r.passed_over.len(), 1);
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("\"reason\":\"never_sendable\""), "{json}");
+
+    // Two sendable: the first in preference order; the other is passed over for preference.
+    let cands = [
+        Candidate {
+            name: "a",
+            state: &big,
+            cost: &prompt,
+        },
+        Candidate {
+            name: "b",
+            state: &big,
+            cost: &prompt,
+        },
+    ];
+    let r = route(&cands, Policy::Median, 0);
+    assert_eq!(r.chosen, Some(0));
+    assert_eq!(r.passed_over[0].reason, PassReason::LowerPreference);
+}
+
+#[test]
+fn everything_serializes_snake_case() {
+    let s = State::new(key(8_000), 0);
+    let c = s.check(&Cost::exact(8_478), Policy::Conservative, 0);
+    let j = serde_json::to_value(&c).unwrap();
+    assert_eq!(j["verdict"], "never_sendable");
+    assert_eq!(j["dimension"], "tokens");
+    assert_eq!(j["excess"], 478);
+    assert_eq!(j["policy"], "conservative");
+    assert_eq!(j["at_low"], "never_sendable");
+    let j = serde_json::to_value(Verdict::Queueable {
+        wait_ms: 5,
+        dimension: Dimension::InputTokens,
+    })
+    .unwrap();
+    assert_eq!(
+        j,
+        serde_json::json!({"verdict": "queueable", "wait_ms": 5, "dimension": "input_tokens"})
+    );
+    assert!(serde_json::to_string(&s).is_ok());
+    assert!(serde_json::to_string(&Budget::new(Provider::AzureOpenAi))
+        .unwrap()
+        .contains("azure_open_ai"));
+}
+
+// ---- measuring OpenAI's overheads ------------------------------------------------------------------------------
+
+/// Encodes text pieces with tiktoken; `None` stands for a special token (`<|im_start|>`, `<|im_sep|>`,
+/// `<|im_end|>`), one token each, which no BPE merge crosses.
+#[cfg(feature = "exact")]
+fn encoded(bpe: &tiktoken_rs::CoreBPE, parts: &[Option<&str>]) -> u64 {
+    parts
+        .iter()
+        .map(|p| p.map_or(1, |t| bpe.encode_ordinary(t).len() as u64))
+        .sum()
+}
+
+#[cfg(feature = "exact")]
+#[test]
+fn openai_overheads_are_measured() {
+    type Prop<'a> = (&'a str, &'a str, &'a str, &'a [&'a str]);
+    type Tool<'a> = (&'a str, &'a str, Vec<Prop<'a>>);
+    for (name, bpe, per_tool, per_enum_item) in [
+        (
+            "o200k",
+            tiktoken_rs::o200k_base().unwrap(),
+            OPENAI_PER_TOOL,
+            OPENAI_PER_ENUM_ITEM,
+        ),
+        (
+            "cl100k",
+            tiktoken_rs::cl100k_base().unwrap(),
+            OPENAI_CL100K_PER_TOOL,
+            OPENAI_CL100K_PER_ENUM_ITEM,
+        ),
+    ] {
+        let n = |s: &str| bpe.encode_ordinary(s).len() as u64;
+        // Per message: <|im_start|>{role}<|im_sep|>{content}<|im_end|>, for every role and awkward contents.
+        let contents = [
+            "Hello!",
+            " leading space",
+            "\nleading newline",
+            "こんにちは世界",
+            "```rust\nfn main() {}\n```",
+            "",
+            "a",
+        ];
+        for role in ["system", "developer", "user", "assistant", "tool"] {
+            for c in contents {
+                let total = encoded(&bpe, &[None, Some(role), None, Some(c), None]);
+                assert_eq!(total - n(c), OPENAI_PER_MESSAGE, "{name} {role} {c:?}");
+            }
+        }
+        // Reply priming: <|im_start|>assistant<|im_sep|>.
+        assert_eq!(
+            encoded(&bpe, &[None, Some("assistant"), None]),
+            OPENAI_REPLY_PRIMING,
+            "{name}"
+        );
+
+        // Tools: the TypeScript namespace OpenAI renders function definitions into.
+        let render = |tools: &[Tool]| -> String {
+            let mut s = String::from("# Tools\n\n## functions\n\nnamespace functions {\n\n");
+            for (fname, desc, props) in tools {
+                s += &format!("// {desc}\ntype {fname} = (_: {{\n");
+                for (pn, pt, pd, en) in props {
+                    s += &format!("// {pd}\n{pn}: ");
+                    if en.is_empty() {
+                        s += pt;
+                    } else {
+                        s += &en
+                            .iter()
+                            .map(|e| format!("\"{e}\""))
+                            .collect::<Vec<_>>()
+                            .join(" | ");
+                    }
+                    s += ",\n";
+                }
+                s += "}) => any;\n\n";
+            }
+            s + "} // namespace functions"
+        };
+        let fields = |tools: &[Tool]| -> u64 {
+            let mut t = 0;
+            for (fname, desc, props) in tools {
+                t += n(fname) + n(desc);
+                for (pn, pt, pd, en) in props {
+                    t += n(pn) + n(pd);
+                    t += if en.is_empty() {
+                        n(pt)
+                    } else {
+                        en.iter().map(|e| n(e)).sum()
+                    };
+                }
+            }
+            t
+        };
+        let model = |tools: &[Tool]| -> i64 {
+            let mut o = OPENAI_TOOLS_BASE as i64;
+            for (_, _, props) in tools {
+                o += per_tool as i64;
+                for (_, _, _, en) in props {
+                    o += OPENAI_PER_PROPERTY as i64;
+                    if !en.is_empty() {
+                        o += OPENAI_PER_ENUM_PROPERTY + per_enum_item as i64 * en.len() as i64;
+                    }
+                }
+            }
+            o
+        };
+        let weather: Tool = (
+            "get_current_weather",
+            "Get the current weather in a given location",
+            vec![
+                (
+                    "location",
+                    "string",
+                    "The city and state, e.g. San Francisco, CA",
+                    &[],
+                ),
+                (
+                    "unit",
+                    "string",
+                    "The temperature unit",
+                    &["celsius", "fahrenheit"],
+                ),
+            ],
+        );
+        let search: Tool = (
+            "search_documents",
+            "Search the knowledge base for passages matching a query",
+            vec![
+                ("query", "string", "What to look for", &[]),
+                ("limit", "number", "How many results to return", &[]),
+                (
+                    "sort",
+                    "string",
+                    "Order of results",
+                    &["relevance", "date", "title"],
+                ),
+            ],
+        );
+        let ping: Tool = ("ping", "Check the service is up", vec![]);
+        let one: Tool = (
+            "lookup",
+            "Look a word up",
+            vec![("word", "string", "The word", &[])],
+        );
+        let sets: Vec<Vec<Tool>> = vec![
+            vec![ping.clone()],
+            vec![one.clone()],
+            vec![weather.clone()],
+            vec![search.clone()],
+            vec![weather.clone(), search.clone()],
+            vec![weather, search, ping, one],
+        ];
+        for set in &sets {
+            let measured = n(&render(set)) as i64 - fields(set) as i64;
+            let m = model(set);
+            // The constants reproduce the rendering to within a token per function (merges at the edges).
+            eprintln!(
+                "{name}: {} tools: measured {measured}, constants give {m}",
+                set.len()
+            );
+            assert!(
+                (measured - m).abs() <= set.len() as i64,
+                "{name}: measured {measured}, constants give {m}"
+            );
+        }
+    }
+}
