@@ -1,1 +1,81 @@
-fn main() {}
+//! Estimation throughput on a mixed text of every corpus kind, beside the peers in the same run:
+//! tiktoken-rs exact counting, and the vocabulary-free `token-estimate` and `tokenx-rs` crates.
+//!
+//! `cargo bench --bench estimate`. The figures in the README come from this benchmark.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use llm_preflight::{estimate, Estimator, Profile};
+use std::path::Path;
+
+/// The mixed text: every corpus sample's first 4,000 bytes (at a char boundary), kinds interleaved.
+fn mixed_text() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut kinds: Vec<_> = std::fs::read_dir(&root)
+        .expect("corpus/")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir() && e.file_name() != "tools")
+        .map(|e| e.path())
+        .collect();
+    kinds.sort();
+    let mut lists: Vec<Vec<String>> = kinds
+        .iter()
+        .map(|k| {
+            let mut files: Vec<_> = std::fs::read_dir(k)
+                .expect("kind dir")
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect();
+            files.sort();
+            files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect()
+        })
+        .collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while out.len() < 4 << 20 && lists.iter().any(|l| i < l.len()) {
+        for l in lists.iter_mut() {
+            if let Some(t) = l.get(i) {
+                let mut end = t.len().min(4000);
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                out.push_str(&t[..end]);
+                out.push('\n');
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let text = mixed_text();
+    let mut g = c.benchmark_group("mixed");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.sample_size(20);
+    g.bench_function("llm-preflight estimate", |b| b.iter(|| estimate(black_box(&text), Profile::O200k)));
+    g.bench_function("llm-preflight streaming 64KiB chunks", |b| {
+        b.iter(|| {
+            let mut e = Estimator::new(Profile::O200k);
+            for chunk in black_box(text.as_bytes()).chunks(64 * 1024) {
+                e.update_bytes(chunk);
+            }
+            e.finish()
+        })
+    });
+    g.bench_function("token-estimate", |b| {
+        b.iter(|| token_estimate::estimate(black_box(&text), token_estimate::Profile::Mixed))
+    });
+    g.bench_function("tokenx-rs", |b| b.iter(|| tokenx_rs::estimate_token_count(black_box(&text))));
+    g.bench_function("utf-8 char count (floor)", |b| b.iter(|| black_box(&text).chars().count()));
+    #[cfg(feature = "exact")]
+    {
+        let bpe = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k");
+        g.sample_size(10);
+        g.bench_function("tiktoken-rs o200k exact", |b| b.iter(|| bpe.count(black_box(&text))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

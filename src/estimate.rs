@@ -33,8 +33,10 @@ pub enum ContentKind {
     Code,
     /// JSON.
     Json,
-    /// HTML, XML, LaTeX.
+    /// HTML and XML.
     Markup,
+    /// LaTeX and TeX.
+    Latex,
     /// CSV and other delimited tables.
     Tabular,
     /// Mostly digits.
@@ -49,7 +51,7 @@ pub enum ContentKind {
 
 impl ContentKind {
     /// How many kinds there are.
-    pub const COUNT: usize = 16;
+    pub const COUNT: usize = 17;
     /// All kinds, in table order.
     pub const ALL: [ContentKind; ContentKind::COUNT] = [
         ContentKind::Empty,
@@ -63,6 +65,7 @@ impl ContentKind {
         ContentKind::Code,
         ContentKind::Json,
         ContentKind::Markup,
+        ContentKind::Latex,
         ContentKind::Tabular,
         ContentKind::Numeric,
         ContentKind::Encoded,
@@ -84,6 +87,7 @@ impl ContentKind {
             ContentKind::Code => "code",
             ContentKind::Json => "json",
             ContentKind::Markup => "markup",
+            ContentKind::Latex => "latex",
             ContentKind::Tabular => "tabular",
             ContentKind::Numeric => "numeric",
             ContentKind::Encoded => "encoded",
@@ -109,10 +113,12 @@ impl ContentKind {
         let ws = x.class_chars[Class::Whitespace as usize] as f64;
         let nonspace = (chars - ws).max(1.0);
         let long_ws = v[f::WS_RUN_CHARS].saturating_sub(16 * v[f::WS_RUNS]) as f64;
-        if (v[f::REP_CHARS] as f64 + long_ws) / chars > 0.4 {
+        let rep = (v[f::REP_CHARS] + v[f::REP_ALPHA_CHARS] + v[f::REP_WIDE_CHARS]) as f64;
+        if (rep + long_ws) / chars > 0.4 {
             return ContentKind::Repetitive;
         }
-        if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35 {
+        if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35 || v[f::MIXED_ALNUM_CHARS] as f64 / nonspace > 0.5
+        {
             return ContentKind::Encoded;
         }
         if (v[f::EMOJI] + v[f::EMOJI_MODS]) as f64 / nonspace > 0.03 {
@@ -145,7 +151,10 @@ impl ContentKind {
         if matches!(s.first_nonspace, Some('{') | Some('[')) && json_marks / nonspace > 0.1 && s.quotes >= 2 {
             return ContentKind::Json;
         }
-        if s.angles as f64 / nonspace > 0.025 || s.backslashes as f64 / nonspace > 0.012 {
+        if s.backslashes as f64 / nonspace > 0.012 && s.backslashes > s.angles {
+            return ContentKind::Latex;
+        }
+        if s.angles as f64 / nonspace > 0.025 {
             return ContentKind::Markup;
         }
         let lines = (s.lines + 1) as f64;
@@ -280,24 +289,33 @@ impl Estimator {
     }
 }
 
+/// A feature's rate; a table written before the feature existed prices it at zero.
+#[inline]
+fn rate(w: &[f64], i: usize) -> f64 {
+    w.get(i).copied().unwrap_or(0.0)
+}
+
 /// The linear part of the model: Σ rate × count, before the per-kind correction.
 pub fn linear(x: &Features, profile: Profile) -> f64 {
-    let w = &tables::WEIGHTS[profile as usize];
-    let mut sum = 0.0;
-    for i in 0..NF {
-        sum += w[i] * x.v[i] as f64;
-    }
-    sum
+    let w = tables::WEIGHTS[profile as usize];
+    (0..NF).map(|i| rate(w, i) * x.v[i] as f64).sum()
 }
 
 /// Prices counted features for a profile. Exposed for tools that scan once and price many ways.
 pub fn from_features(x: &Features, profile: Profile) -> Estimate {
+    let p = profile as usize;
+    from_features_with(x, profile, tables::WEIGHTS[p], tables::BANDS[p])
+}
+
+/// Prices counted features with given rates and per-kind bands (the calibration tool tries candidate tables
+/// through this; everyone else wants [`from_features`]).
+pub fn from_features_with(x: &Features, profile: Profile, w: &[f64], bands: &[[f64; 3]]) -> Estimate {
     let kind = ContentKind::detect(x);
-    let w = &tables::WEIGHTS[profile as usize];
-    let [q_lo, q_mid, q_hi] = tables::BANDS[profile as usize][kind as usize];
+    // A table written before this kind existed has no band for it: the widest plausible one then.
+    let [q_lo, q_mid, q_hi] = bands.get(kind as usize).copied().unwrap_or([0.25, 1.0, 4.0]);
     let mut per_class = [0.0f64; Class::COUNT];
     for i in 0..NF {
-        per_class[Class::of_feature(i) as usize] += w[i] * x.v[i] as f64;
+        per_class[Class::of_feature(i) as usize] += rate(w, i) * x.v[i] as f64;
     }
     let lin: f64 = per_class.iter().sum();
     let (tokens, low, high) = if x.chars == 0 {

@@ -11,7 +11,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 48;
+pub const NF: usize = 61;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -71,6 +71,19 @@ pub mod f {
     pub const HEX_CHARS: usize = 45;
     pub const CONTROL: usize = 46;
     pub const OTHER_WS: usize = 47;
+    pub const LATIN_LONG2: usize = 48;
+    pub const LATIN_UPPER: usize = 49;
+    pub const WORD_AFTER_PUNCT: usize = 50;
+    pub const PUNCT_SINGLE: usize = 51;
+    pub const NONLATIN_LONG: usize = 52;
+    pub const CAPS_THEN_LOWER: usize = 53;
+    pub const MIXED_ALNUM_CHARS: usize = 54;
+    pub const BACKSLASH_WORDS: usize = 55;
+    pub const REP_ALPHA_RUNS: usize = 56;
+    pub const REP_ALPHA_CHARS: usize = 57;
+    pub const REP_WIDE_RUNS: usize = 58;
+    pub const REP_WIDE_CHARS: usize = 59;
+    pub const WS_LONG: usize = 60;
 }
 
 /// Feature names, in index order; the calibration tables are written against these.
@@ -123,12 +136,30 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "hex_chars",
     "control",
     "other_ws",
+    "latin_long2",
+    "latin_upper",
+    "word_after_punct",
+    "punct_single",
+    "nonlatin_long",
+    "caps_then_lower",
+    "mixed_alnum_chars",
+    "backslash_words",
+    "rep_alpha_runs",
+    "rep_alpha_chars",
+    "rep_wide_runs",
+    "rep_wide_chars",
+    "ws_long",
 ];
 
-/// A run of one character at least this long is priced as a repeat, not character by character.
+/// Whitespace beyond this many characters in one run counts toward `ws_long`.
+const WS_LONG_MIN: u32 = 16;
+/// A run of one character at least this long is priced as a repeat, not character by character (digits excepted:
+/// tokenizers group them the same however they repeat).
 pub const REPEAT_MIN: u32 = 4;
 /// Letters beyond this many in one run count toward `latin_long` (long or rare words split into pieces).
 const LONG_WORD: u32 = 8;
+/// Letters beyond this many in one run also count toward `latin_long2`.
+const LONG_WORD2: u32 = 12;
 /// Alphanumeric strings at least this long are checked for looking like base64.
 const B64_MIN: u32 = 16;
 /// Alphanumeric strings at least this long are checked for looking like hex.
@@ -245,10 +276,11 @@ impl Class {
         match i {
             f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 => Class::Digits,
-            f::PUNCT | f::PUNCT_RUNS => Class::Punctuation,
+            f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::SYM2..=f::EMOJI_MODS => Class::Symbols,
             f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
-            f::REP_RUNS | f::REP_CHARS => Class::Repeats,
+            f::REP_RUNS | f::REP_CHARS | f::REP_ALPHA_RUNS..=f::REP_WIDE_CHARS => Class::Repeats,
+            f::WS_LONG => Class::Whitespace,
             f::CONTROL => Class::Control,
             _ => Class::Letters,
         }
@@ -257,8 +289,9 @@ impl Class {
 
 /// Script groups for letter runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Script {
-    Latin,
+    Latin = 0,
     Cyrillic,
     Greek,
     Arabic,
@@ -270,22 +303,19 @@ enum Script {
     Hangul,
 }
 
-impl Script {
-    const fn features(self) -> (usize, usize) {
-        match self {
-            Script::Latin => (f::LATIN_RUNS, f::LATIN_CHARS),
-            Script::Cyrillic => (f::CYR_RUNS, f::CYR_CHARS),
-            Script::Greek => (f::GREEK_RUNS, f::GREEK_CHARS),
-            Script::Arabic => (f::ARABIC_RUNS, f::ARABIC_CHARS),
-            Script::Indic => (f::INDIC_RUNS, f::INDIC_CHARS),
-            Script::Sea => (f::SEA_RUNS, f::SEA_CHARS),
-            Script::Other => (f::OTHER_RUNS, f::OTHER_CHARS),
-            Script::Han => (f::HAN_RUNS, f::HAN_CHARS),
-            Script::Kana => (f::KANA_RUNS, f::KANA_CHARS),
-            Script::Hangul => (f::HANGUL_RUNS, f::HANGUL_CHARS),
-        }
-    }
-}
+/// (runs feature, chars feature) per script, indexed by `Script as usize`.
+const SCRIPT_FEATURES: [(usize, usize); 10] = [
+    (f::LATIN_RUNS, f::LATIN_CHARS),
+    (f::CYR_RUNS, f::CYR_CHARS),
+    (f::GREEK_RUNS, f::GREEK_CHARS),
+    (f::ARABIC_RUNS, f::ARABIC_CHARS),
+    (f::INDIC_RUNS, f::INDIC_CHARS),
+    (f::SEA_RUNS, f::SEA_CHARS),
+    (f::OTHER_RUNS, f::OTHER_CHARS),
+    (f::HAN_RUNS, f::HAN_CHARS),
+    (f::KANA_RUNS, f::KANA_CHARS),
+    (f::HANGUL_RUNS, f::HANGUL_CHARS),
+];
 
 /// What one character is, for the state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,10 +325,6 @@ enum Kind {
     /// A combining mark: continues the current letter run.
     Mark,
     Digit,
-    Punct,
-    Space,
-    Tab,
-    Newline,
     OtherWs,
     CjkPunct,
     Emoji,
@@ -348,142 +374,111 @@ const ASCII: [u8; 128] = {
     t
 };
 
-#[inline]
-fn kind_of(c: char) -> Kind {
-    let u = c as u32;
-    if u < 128 {
-        return match ASCII[u as usize] {
-            A_LOWER => Kind::Letter {
-                script: Script::Latin,
-                upper: false,
-                ascii: true,
-            },
-            A_UPPER => Kind::Letter {
-                script: Script::Latin,
-                upper: true,
-                ascii: true,
-            },
-            A_DIGIT => Kind::Digit,
-            A_PUNCT => Kind::Punct,
-            A_SPACE => Kind::Space,
-            A_TAB => Kind::Tab,
-            A_NL => Kind::Newline,
-            A_OTHERWS => Kind::OtherWs,
-            _ => Kind::Control,
-        };
+// Which signal an ASCII punctuation character bumps (index into `Scanner::sig`), or NO_SIG.
+const NO_SIG: u8 = 255;
+const SIG: [u8; 128] = {
+    let mut t = [NO_SIG; 128];
+    t[b'{' as usize] = 0;
+    t[b'}' as usize] = 0;
+    t[b'[' as usize] = 1;
+    t[b']' as usize] = 1;
+    t[b'"' as usize] = 2;
+    t[b':' as usize] = 3;
+    t[b',' as usize] = 4;
+    t[b';' as usize] = 5;
+    t[b'<' as usize] = 6;
+    t[b'>' as usize] = 6;
+    t[b'=' as usize] = 7;
+    t[b'(' as usize] = 8;
+    t[b')' as usize] = 8;
+    t[b'\\' as usize] = 9;
+    t
+};
+
+// Alphanumeric string flags.
+const AN_DIGIT: u8 = 1;
+const AN_UPPER: u8 = 2;
+const AN_LOWER: u8 = 4;
+const AN_NONHEX: u8 = 8;
+
+const fn letter(script: Script, upper: bool) -> Kind {
+    Kind::Letter {
+        script,
+        upper,
+        ascii: false,
     }
-    kind_of_non_ascii(c, u)
 }
 
-#[cold]
+/// Classifies a non-ASCII character. The scripts that dominate real text are decided by code-point ranges alone;
+/// only rare characters fall through to the (slower) Unicode property lookups of `char`.
 fn kind_of_non_ascii(c: char, u: u32) -> Kind {
-    let letter = |script| Kind::Letter {
-        script,
-        upper: c.is_uppercase(),
-        ascii: false,
-    };
     match u {
+        // Latin-1 Supplement and Latin Extended-A: the accented letters of European languages.
+        0xc0..=0xd6 | 0xd8..=0xde => letter(Script::Latin, true),
+        0xdf..=0xf6 | 0xf8..=0xff => letter(Script::Latin, false),
+        0x100..=0x17f => letter(Script::Latin, u % 2 == 0 && u != 0x138 && u != 0x149 && u != 0x17f),
+        // Cyrillic.
+        0x400..=0x42f => letter(Script::Cyrillic, true),
+        0x430..=0x45f => letter(Script::Cyrillic, false),
+        0x460..=0x481 | 0x48a..=0x52f => letter(Script::Cyrillic, u % 2 == 0),
+        0x483..=0x489 => Kind::Mark,
+        // Greek.
+        0x386 | 0x388..=0x38f | 0x391..=0x3ab => letter(Script::Greek, true),
+        0x3ac..=0x3ce => letter(Script::Greek, false),
+        // Hebrew and Arabic letters, marks and digits.
+        0x591..=0x5c7 | 0x610..=0x61a | 0x64b..=0x65f | 0x670 | 0x6d6..=0x6ed => Kind::Mark,
+        0x5d0..=0x5ea | 0x620..=0x64a | 0x66e..=0x6d3 | 0x6fa..=0x6fc => letter(Script::Arabic, false),
+        0x660..=0x669 | 0x6f0..=0x6f9 => Kind::Digit,
+        // Indic blocks: letters, vowel signs and viramas all continue a word; digits and dandas do not.
+        0x964 | 0x965 | 0x970 => Kind::Sym(3),
+        0x966..=0x96f | 0x9e6..=0x9ef | 0xa66..=0xa6f | 0xae6..=0xaef | 0xb66..=0xb6f | 0xbe6..=0xbef | 0xc66..=0xc6f
+        | 0xce6..=0xcef | 0xd66..=0xd6f => Kind::Digit,
+        0x900..=0xdff => letter(Script::Indic, false),
+        // Thai, Lao, Myanmar, Khmer: no spaces between words; everything but digits continues a run.
+        0xe50..=0xe59 | 0xed0..=0xed9 => Kind::Digit,
+        0xe00..=0xeff | 0x1000..=0x109f | 0x1780..=0x17ff => letter(Script::Sea, false),
+        // CJK.
+        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => letter(Script::Han, false),
+        0x3041..=0x309f | 0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => letter(Script::Kana, false),
+        0xac00..=0xd7af | 0x1100..=0x11ff | 0x3130..=0x318f => letter(Script::Hangul, false),
+        0xff10..=0xff19 => Kind::Digit,
+        0xff21..=0xff3a => letter(Script::Latin, true),
+        0xff41..=0xff5a => letter(Script::Latin, false),
+        0x3000 => Kind::OtherWs,
+        0x3001..=0x303f | 0xff00..=0xff65 | 0xfe30..=0xfe4f => Kind::CjkPunct,
+        // Whitespace, controls, marks.
         0x80..=0x9f => Kind::Control,
-        0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 => Kind::OtherWs,
-        0x0300..=0x036f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => Kind::Mark,
+        0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f => Kind::OtherWs,
+        0x300..=0x36f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => Kind::Mark,
+        // Emoji and their modifiers (variation selectors, ZWJ, skin tones, keycaps, tags).
         0x200d | 0xfe0e | 0xfe0f | 0x20e3 | 0x1f3fb..=0x1f3ff | 0xe0020..=0xe007f => Kind::EmojiMod,
-        0x00c0..=0x024f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => {
-            if c.is_alphabetic() {
-                letter(Script::Latin)
-            } else {
-                Kind::Sym(2)
-            }
-        }
-        0x0370..=0x03ff | 0x1f00..=0x1fff => {
-            if c.is_alphabetic() {
-                letter(Script::Greek)
-            } else {
-                Kind::Sym(len8(u))
-            }
-        }
-        0x0400..=0x052f | 0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => {
-            if c.is_alphabetic() {
-                letter(Script::Cyrillic)
-            } else {
-                Kind::Mark
-            }
-        }
-        0x0590..=0x08ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff => {
-            if c.is_alphabetic() {
-                letter(Script::Arabic)
-            } else if is_mark_like(c) {
-                Kind::Mark
-            } else if c.is_numeric() {
-                Kind::Digit
-            } else {
-                Kind::Sym(len8(u))
-            }
-        }
-        0x0900..=0x0dff | 0xa8e0..=0xa8ff => {
-            if c.is_alphabetic() || is_mark_like(c) {
-                letter(Script::Indic)
-            } else if c.is_numeric() {
-                Kind::Digit
-            } else {
-                Kind::Sym(3)
-            }
-        }
-        0x0e00..=0x0eff | 0x1000..=0x109f | 0x1780..=0x17ff => {
-            if c.is_alphabetic() || is_mark_like(c) {
-                letter(Script::Sea)
-            } else {
-                Kind::Sym(3)
-            }
-        }
-        0x1100..=0x11ff | 0x3130..=0x318f | 0xac00..=0xd7af => letter(Script::Hangul),
-        0x3040..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => letter(Script::Kana),
-        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => letter(Script::Han),
-        0x3001..=0x303f | 0xff00..=0xff65 | 0xfe30..=0xfe4f => {
-            if c.is_alphanumeric() {
-                letter(Script::Latin)
-            } else {
-                Kind::CjkPunct
-            }
-        }
-        0x1f000..=0x1faff | 0x2600..=0x27bf | 0x2b00..=0x2bff | 0x2300..=0x23ff | 0x2190..=0x21ff => {
-            if is_emoji(u) {
-                Kind::Emoji
-            } else {
-                Kind::Sym(len8(u))
-            }
-        }
+        0x1f300..=0x1f5ff | 0x1f600..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1fa70..=0x1faff
+        | 0x1f1e6..=0x1f1ff | 0x2600..=0x27bf | 0x2b50 | 0x2b55 | 0x2b1b | 0x2b1c | 0x231a | 0x231b
+        | 0x23e9..=0x23fa | 0x1f004 | 0x1f0cf | 0x1f170..=0x1f251 => Kind::Emoji,
+        // Everything else: ask Unicode.
         _ => {
             if c.is_alphabetic() {
-                letter(Script::Other)
+                let script = match u {
+                    0x180..=0x24f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => Script::Latin,
+                    0x370..=0x3ff | 0x1f00..=0x1fff => Script::Greek,
+                    0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Cyrillic,
+                    0x590..=0x8ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff => Script::Arabic,
+                    _ => Script::Other,
+                };
+                letter(script, c.is_uppercase())
             } else if c.is_numeric() {
                 Kind::Digit
             } else if c.is_whitespace() {
                 Kind::OtherWs
             } else if c.is_control() {
                 Kind::Control
+            } else if matches!(u, 0x590..=0x8ff) {
+                Kind::Mark
             } else {
                 Kind::Sym(len8(u))
             }
         }
     }
-}
-
-/// Marks and signs that continue a word (no general-category table in std; these ranges cover the common ones).
-fn is_mark_like(c: char) -> bool {
-    let u = c as u32;
-    matches!(u, 0x0591..=0x05c7 | 0x0610..=0x061a | 0x064b..=0x065f | 0x0670 | 0x06d6..=0x06ed | 0x08d3..=0x08ff)
-        || (matches!(u, 0x0900..=0x0dff) && !c.is_alphanumeric() && !is_indic_punct(u))
-        || (matches!(u, 0x0e00..=0x0eff | 0x1000..=0x109f | 0x1780..=0x17ff) && !c.is_alphanumeric())
-}
-
-fn is_indic_punct(u: u32) -> bool {
-    matches!(u, 0x0964 | 0x0965 | 0x0970)
-}
-
-fn is_emoji(u: u32) -> bool {
-    matches!(u, 0x1f300..=0x1f5ff | 0x1f600..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1fa70..=0x1faff
-        | 0x1f1e6..=0x1f1ff | 0x2600..=0x27bf | 0x2b50 | 0x2b55 | 0x2b1b | 0x2b1c | 0x231a | 0x231b | 0x23e9..=0x23fa
-        | 0x1f004 | 0x1f0cf | 0x1f170..=0x1f251)
 }
 
 const fn len8(u: u32) -> u8 {
@@ -498,22 +493,33 @@ const fn len8(u: u32) -> u8 {
     }
 }
 
-/// What the previous character left open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Open {
-    Nothing,
-    Word { script: Script, len: u32, last_upper: bool, caps: u32 },
-    Digits(u32),
-    Punct,
-    Ws(u32),
-    Newlines,
-}
+// What the previous character left open: the pre-token being built.
+const O_NONE: u8 = 0;
+const O_WORD: u8 = 1;
+const O_DIGITS: u8 = 2;
+const O_PUNCT: u8 = 3;
+const O_WS: u8 = 4;
+const O_NL: u8 = 5;
 
 /// The streaming scanner. Feed it text in any number of pieces, then read [`Scanner::features`].
 #[derive(Debug, Clone)]
 pub struct Scanner {
-    feats: Features,
-    open: Open,
+    v: [u64; NF],
+    chars: u64,
+    bytes: u64,
+    class_chars: [u64; Class::COUNT],
+    sig: [u64; 10],
+    lines: u64,
+    indented_lines: u64,
+    first_nonspace: Option<char>,
+    // The open pre-token: its kind and length, and for words the script and case state.
+    open: u8,
+    open_len: u32,
+    word_script: Script,
+    last_upper: bool,
+    caps: u32,
+    last_punct: u8,
+    at_line_start: bool,
     // Run-length stage: the character being repeated and how often so far.
     run_char: char,
     run_len: u32,
@@ -521,12 +527,7 @@ pub struct Scanner {
     an_len: u32,
     an_trans: u32,
     an_prev: u8,
-    an_digits: bool,
-    an_alpha: bool,
-    an_nonhex: bool,
-    an_upper: bool,
-    an_lower: bool,
-    at_line_start: bool,
+    an_flags: u8,
     // Bytes of a UTF-8 sequence split across `feed_bytes` calls.
     partial: [u8; 4],
     partial_len: u8,
@@ -543,39 +544,27 @@ impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
         Scanner {
-            feats: Features {
-                v: [0; NF],
-                chars: 0,
-                bytes: 0,
-                class_chars: [0; Class::COUNT],
-                signals: Signals {
-                    braces: 0,
-                    brackets: 0,
-                    quotes: 0,
-                    colons: 0,
-                    commas: 0,
-                    semicolons: 0,
-                    angles: 0,
-                    equals: 0,
-                    parens: 0,
-                    backslashes: 0,
-                    lines: 0,
-                    indented_lines: 0,
-                    first_nonspace: None,
-                },
-            },
-            open: Open::Nothing,
+            v: [0; NF],
+            chars: 0,
+            bytes: 0,
+            class_chars: [0; Class::COUNT],
+            sig: [0; 10],
+            lines: 0,
+            indented_lines: 0,
+            first_nonspace: None,
+            open: O_NONE,
+            open_len: 0,
+            word_script: Script::Latin,
+            last_upper: false,
+            caps: 0,
+            last_punct: 0,
+            at_line_start: true,
             run_char: '\0',
             run_len: 0,
             an_len: 0,
             an_trans: 0,
             an_prev: 0,
-            an_digits: false,
-            an_alpha: false,
-            an_nonhex: false,
-            an_upper: false,
-            an_lower: false,
-            at_line_start: true,
+            an_flags: 0,
             partial: [0; 4],
             partial_len: 0,
             lossy: false,
@@ -585,34 +574,193 @@ impl Scanner {
     /// Scans a piece of text.
     pub fn feed(&mut self, text: &str) {
         self.flush_partial_as_invalid();
-        self.feats.bytes += text.len() as u64;
+        self.bytes += text.len() as u64;
         self.feed_chars(text);
     }
 
+    /// The run-length stage: consecutive copies of one character are handed on together. A run that reaches the
+    /// end of the piece stays pending, since the next piece may continue it.
     #[inline]
     fn feed_chars(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut i = 0;
-        // ASCII fast path with the run-length stage inline; other characters decode normally.
-        while i < bytes.len() {
-            let b = bytes[i];
-            let c = if b < 0x80 {
-                i += 1;
-                b as char
-            } else {
-                // SAFETY-free decode: `text` is valid UTF-8, so take the char starting at i.
-                let c = text[i..].chars().next().unwrap_or('\u{fffd}');
-                i += c.len_utf8();
-                c
-            };
-            if c == self.run_char && self.run_len > 0 {
+        let n = bytes.len();
+        // Continue a run left pending by the previous piece.
+        if self.run_len > 0 {
+            let rc = self.run_char;
+            let mut it = text.char_indices();
+            for (at, c) in it.by_ref() {
+                if c != rc {
+                    i = at;
+                    break;
+                }
                 self.run_len += 1;
+                i = at + c.len_utf8();
+            }
+            if i >= n {
+                return;
+            }
+            self.end_run();
+        }
+        while i < n {
+            let b = bytes[i];
+            if b < 0x80 {
+                let cls = ASCII[b as usize];
+                if cls == A_LOWER {
+                    i = self.lowercase_stretch(bytes, i);
+                    continue;
+                }
+                // Lookahead run-length: most characters are not repeated.
+                let mut j = i + 1;
+                while j < n && bytes[j] == b {
+                    j += 1;
+                }
+                let run = (j - i) as u32;
+                if j == n {
+                    self.run_char = b as char;
+                    self.run_len = run;
+                    return;
+                }
+                self.chars += run as u64;
+                self.ascii_run(b, cls, run);
+                i = j;
             } else {
-                self.end_run();
-                self.run_char = c;
-                self.run_len = 1;
+                let c = text[i..].chars().next().unwrap_or('\u{fffd}');
+                let mut j = i + c.len_utf8();
+                let mut run = 1;
+                let mut next = text[j..].chars().next();
+                while next == Some(c) {
+                    j += c.len_utf8();
+                    run += 1;
+                    next = text[j..].chars().next();
+                }
+                if j == n {
+                    self.run_char = c;
+                    self.run_len = run;
+                    return;
+                }
+                self.chars += run as u64;
+                self.unicode_run(c, run);
+                i = j;
+                if self.open == O_WORD && self.word_script != Script::Latin {
+                    i = self.script_stretch(text, i);
+                }
             }
         }
+    }
+
+    /// Fast path for the commonest bytes: a stretch of lowercase ASCII letters starting at `i` (nothing pending).
+    /// A run of `REPEAT_MIN` or more copies of one letter ends the stretch and goes through the run-length stage;
+    /// a run reaching the end of the piece stays pending. Same counts as stepping one character at a time.
+    /// Returns where the caller continues.
+    #[inline]
+    fn lowercase_stretch(&mut self, bytes: &[u8], i: usize) -> usize {
+        let n = bytes.len();
+        let mut j = i + 1;
+        let mut last_run_start = i;
+        while j < n {
+            let b = bytes[j];
+            if !b.is_ascii_lowercase() {
+                break;
+            }
+            if b != bytes[j - 1] {
+                last_run_start = j;
+            } else if j + 1 - last_run_start >= REPEAT_MIN as usize {
+                break;
+            }
+            j += 1;
+        }
+        // Price [i, end): everything when the stretch stops inside the piece (its final run is then complete,
+        // unless it stopped at a long run), else all but the final run, which stays pending.
+        let end = if j < n && bytes[j] != bytes[j - 1] { j } else { last_run_start };
+        if end > i {
+            self.chars += 1;
+            self.step_ascii(bytes[i], A_LOWER);
+            let m = (end - i - 1) as u64;
+            if m > 0 {
+                // The rest continue the Latin word just opened or extended, all lowercase after lowercase.
+                self.chars += m;
+                self.class_chars[Class::Letters as usize] += m;
+                self.v[f::LATIN_CHARS] += m;
+                let old = self.open_len as u64;
+                let new = old + m;
+                self.v[f::LATIN_LONG] += new.saturating_sub(old.max(LONG_WORD as u64));
+                self.v[f::LATIN_LONG2] += new.saturating_sub(old.max(LONG_WORD2 as u64));
+                self.open_len = new as u32;
+                self.an_len += m as u32;
+                let nonhex = bytes[i + 1..end].iter().any(|b| !b.is_ascii_hexdigit());
+                self.an_flags |= AN_LOWER | if nonhex { AN_NONHEX } else { 0 };
+            }
+        }
+        if end == j {
+            return j;
+        }
+        // The final run of one letter: hand it to the run-length stage, pending if it reaches the end.
+        let mut k = end;
+        while k < n && bytes[k] == bytes[end] {
+            k += 1;
+        }
+        let run = (k - end) as u32;
+        if k == n {
+            self.run_char = bytes[end] as char;
+            self.run_len = run;
+        } else {
+            self.chars += run as u64;
+            self.ascii_run(bytes[end], A_LOWER, run);
+        }
+        k
+    }
+
+    /// Fast path for words in other scripts (Cyrillic, Arabic, Devanagari, Han, Hangul, ...): while the next
+    /// characters are lowercase or caseless letters of the open word's script, not repeated, count them in bulk.
+    /// Same counts as stepping one character at a time. Returns where the caller continues.
+    fn script_stretch(&mut self, text: &str, mut i: usize) -> usize {
+        let script = self.word_script;
+        let (_, chars_i) = SCRIPT_FEATURES[script as usize];
+        let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
+        let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
+        let mut m: u32 = 0;
+        let mut prev = '\0';
+        let mut iter = text[i..].chars();
+        while let Some(c) = iter.next() {
+            let u = c as u32;
+            if u < 0x80 || c == prev {
+                break;
+            }
+            let same = match script {
+                Script::Han => matches!(u, 0x4e00..=0x9fff),
+                Script::Hangul => matches!(u, 0xac00..=0xd7af),
+                Script::Kana => matches!(u, 0x3041..=0x309f | 0x30a0..=0x30ff),
+                Script::Cyrillic => matches!(u, 0x430..=0x45f),
+                Script::Arabic => matches!(u, 0x620..=0x64a | 0x66e | 0x66f | 0x671..=0x6d3),
+                Script::Indic => matches!(u, 0x900..=0x963 | 0x971..=0x97f),
+                _ => false,
+            } || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script);
+            if !same {
+                break;
+            }
+            // Stop one short of a possible run: the run-length stage decides about repeats.
+            if iter.clone().next() == Some(c) {
+                break;
+            }
+            prev = c;
+            m += 1;
+            i += c.len_utf8();
+        }
+        if m > 0 {
+            let m64 = m as u64;
+            self.chars += m64;
+            self.class_chars[class] += m64;
+            self.v[chars_i] += m64;
+            let old = self.open_len;
+            self.open_len += m;
+            if !cjk {
+                self.v[f::NONLATIN_LONG] += (self.open_len as u64).saturating_sub(old.max(LONG_WORD) as u64);
+            }
+            self.last_upper = false;
+            self.seen_nonspace(prev);
+        }
+        i
     }
 
     /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
@@ -635,7 +783,7 @@ impl Scanner {
                 self.partial_len = 0;
                 match std::str::from_utf8(&seq[..n]) {
                     Ok(s) => {
-                        self.feats.bytes += n as u64;
+                        self.bytes += n as u64;
                         self.feed_chars(s);
                     }
                     Err(_) => self.invalid(n),
@@ -645,15 +793,14 @@ impl Scanner {
         loop {
             match std::str::from_utf8(bytes) {
                 Ok(s) => {
-                    self.feats.bytes += s.len() as u64;
+                    self.bytes += s.len() as u64;
                     self.feed_chars(s);
                     return;
                 }
                 Err(e) => {
                     let good = e.valid_up_to();
-                    // SAFETY-free: from_utf8 on the prefix it just validated cannot fail.
                     if let Ok(s) = std::str::from_utf8(&bytes[..good]) {
-                        self.feats.bytes += s.len() as u64;
+                        self.bytes += s.len() as u64;
                         self.feed_chars(s);
                     }
                     match e.error_len() {
@@ -676,8 +823,8 @@ impl Scanner {
 
     fn invalid(&mut self, nbytes: usize) {
         self.lossy = true;
-        self.feats.bytes += nbytes as u64;
         // The replacement character counts as one character; `bytes` counts the bytes that were really there.
+        self.bytes += nbytes as u64;
         self.feed_chars("\u{fffd}");
     }
 
@@ -701,13 +848,33 @@ impl Scanner {
         s.end_run();
         s.close_open();
         s.end_alnum();
-        if s.feats.chars > 0 {
-            s.feats.v[f::BIAS] = 1;
+        if s.chars > 0 {
+            s.v[f::BIAS] = 1;
         }
-        s.feats
+        Features {
+            v: s.v,
+            chars: s.chars,
+            bytes: s.bytes,
+            class_chars: s.class_chars,
+            signals: Signals {
+                braces: s.sig[0],
+                brackets: s.sig[1],
+                quotes: s.sig[2],
+                colons: s.sig[3],
+                commas: s.sig[4],
+                semicolons: s.sig[5],
+                angles: s.sig[6],
+                equals: s.sig[7],
+                parens: s.sig[8],
+                backslashes: s.sig[9],
+                lines: s.lines,
+                indented_lines: s.indented_lines,
+                first_nonspace: s.first_nonspace,
+            },
+        }
     }
 
-    /// The run-length stage hands over a run of `run_len` copies of `run_char`.
+    /// The pending run is over: price it.
     #[inline]
     fn end_run(&mut self) {
         let n = self.run_len;
@@ -716,10 +883,43 @@ impl Scanner {
         }
         self.run_len = 0;
         let c = self.run_char;
-        let k = kind_of(c);
-        self.feats.chars += n as u64;
-        if n >= REPEAT_MIN && !matches!(k, Kind::Space | Kind::Tab | Kind::Newline | Kind::OtherWs) {
-            self.repeat(c, k, n);
+        self.chars += n as u64;
+        let u = c as u32;
+        if u < 128 {
+            self.ascii_run(u as u8, ASCII[u as usize], n);
+        } else {
+            self.unicode_run(c, n);
+        }
+    }
+
+    /// `n` copies of one ASCII character (`chars` already counted).
+    #[inline]
+    fn ascii_run(&mut self, b: u8, cls: u8, n: u32) {
+        if n == 1 {
+            self.step_ascii(b, cls);
+        } else if n >= REPEAT_MIN && !matches!(cls, A_SPACE | A_TAB | A_NL | A_OTHERWS | A_DIGIT) {
+            self.repeat(b as char, n);
+        } else if cls == A_SPACE || cls == A_TAB {
+            // The first opens or extends a whitespace run, the rest extend it.
+            self.step_ascii(b, cls);
+            let m = (n - 1) as u64;
+            self.class_chars[Class::Whitespace as usize] += m;
+            if cls == A_TAB {
+                self.v[f::TABS] += m;
+            }
+            self.open_len += n - 1;
+        } else {
+            for _ in 0..n {
+                self.step_ascii(b, cls);
+            }
+        }
+    }
+
+    /// `n` copies of one non-ASCII character (`chars` already counted).
+    fn unicode_run(&mut self, c: char, n: u32) {
+        let k = kind_of_non_ascii(c, c as u32);
+        if n >= REPEAT_MIN && !matches!(k, Kind::OtherWs | Kind::Digit) {
+            self.repeat(c, n);
         } else {
             for _ in 0..n {
                 self.step(c, k);
@@ -728,216 +928,140 @@ impl Scanner {
     }
 
     /// A long run of one non-whitespace character: priced as a repeat.
-    fn repeat(&mut self, c: char, k: Kind, n: u32) {
+    fn repeat(&mut self, c: char, n: u32) {
         self.close_open();
         self.end_alnum();
-        self.note_signal(c, k, n as u64);
-        self.feats.v[f::REP_RUNS] += 1;
-        self.feats.v[f::REP_CHARS] += n as u64;
-        self.feats.class_chars[Class::Repeats as usize] += n as u64;
-        self.open = Open::Punct;
+        self.seen_nonspace(c);
+        if (c as u32) < 128 {
+            let s = SIG[c as usize];
+            if s != NO_SIG {
+                self.sig[s as usize] += n as u64;
+            }
+        }
+        let (runs, chars) = if (c as u32) >= 0x80 {
+            (f::REP_WIDE_RUNS, f::REP_WIDE_CHARS)
+        } else if c.is_ascii_alphabetic() {
+            (f::REP_ALPHA_RUNS, f::REP_ALPHA_CHARS)
+        } else {
+            (f::REP_RUNS, f::REP_CHARS)
+        };
+        self.v[runs] += 1;
+        self.v[chars] += n as u64;
+        self.class_chars[Class::Repeats as usize] += n as u64;
+        // A repeat is a pre-token of its own; what follows starts fresh (not glued to a one-character prefix).
+        self.open = O_PUNCT;
+        self.open_len = 2;
     }
 
     #[inline]
-    fn note_signal(&mut self, c: char, k: Kind, n: u64) {
-        let s = &mut self.feats.signals;
-        match k {
-            Kind::Newline => {
-                s.lines += n;
-                self.at_line_start = true;
-                return;
-            }
-            Kind::Space | Kind::Tab => {
-                if self.at_line_start {
-                    s.indented_lines += 1;
-                    self.at_line_start = false;
-                }
-                return;
-            }
-            Kind::OtherWs => return,
-            _ => {}
-        }
+    fn seen_nonspace(&mut self, c: char) {
         self.at_line_start = false;
-        if s.first_nonspace.is_none() {
-            s.first_nonspace = Some(c);
-        }
-        if let Kind::Punct = k {
-            match c {
-                '{' | '}' => s.braces += n,
-                '[' | ']' => s.brackets += n,
-                '"' => s.quotes += n,
-                ':' => s.colons += n,
-                ',' => s.commas += n,
-                ';' => s.semicolons += n,
-                '<' | '>' => s.angles += n,
-                '=' => s.equals += n,
-                '(' | ')' => s.parens += n,
-                '\\' => s.backslashes += n,
-                _ => {}
-            }
+        if self.first_nonspace.is_none() {
+            self.first_nonspace = Some(c);
         }
     }
 
-    /// One character through the pre-token state machine.
+    /// One ASCII character (its byte and `ASCII` class) through the pre-token state machine.
     #[inline]
-    fn step(&mut self, c: char, k: Kind) {
-        self.note_signal(c, k, 1);
-        match k {
-            Kind::Letter { script, upper, ascii } => {
-                match script {
-                    Script::Han | Script::Kana | Script::Hangul => self.feats.class_chars[Class::Cjk as usize] += 1,
-                    _ => self.feats.class_chars[Class::Letters as usize] += 1,
+    fn step_ascii(&mut self, b: u8, cls: u8) {
+        match cls {
+            A_LOWER | A_UPPER => {
+                self.seen_nonspace(b as char);
+                let upper = cls == A_UPPER;
+                self.class_chars[Class::Letters as usize] += 1;
+                self.v[f::LATIN_CHARS] += 1;
+                if upper {
+                    self.v[f::LATIN_UPPER] += 1;
                 }
-                let (runs_i, chars_i) = script.features();
-                self.feats.v[chars_i] += 1;
-                if script == Script::Latin {
-                    if !ascii {
-                        self.feats.v[f::LATIN_NONASCII] += 1;
-                    }
-                    self.alnum(if upper { 1 } else { 2 }, c);
-                } else {
-                    self.end_alnum();
-                }
-                match &mut self.open {
-                    Open::Word {
-                        script: s,
-                        len,
-                        last_upper,
-                        caps,
-                    } if *s == script => {
-                        *len += 1;
-                        if script == Script::Latin {
-                            if *len > LONG_WORD {
-                                self.feats.v[f::LATIN_LONG] += 1;
-                            }
-                            if upper && !*last_upper {
-                                self.feats.v[f::LATIN_CASE_SPLITS] += 1;
-                            }
-                            if upper {
-                                *caps += 1;
-                                if *caps == 2 {
-                                    self.feats.v[f::LATIN_CAPS_RUNS] += 1;
-                                }
-                            } else {
-                                *caps = 0;
-                            }
-                        }
-                        *last_upper = upper;
-                    }
-                    _ => {
-                        self.close_open();
-                        self.feats.v[runs_i] += 1;
-                        self.open = Open::Word {
-                            script,
-                            len: 1,
-                            last_upper: upper,
-                            caps: upper as u32,
-                        };
-                    }
-                }
+                self.alnum(if upper { AN_UPPER } else { AN_LOWER } | if b.is_ascii_hexdigit() { 0 } else { AN_NONHEX });
+                self.letter(Script::Latin, upper);
             }
-            Kind::Mark => {
-                self.feats.class_chars[Class::Letters as usize] += 1;
-                match &mut self.open {
-                    Open::Word { script, .. } => {
-                        let (_, chars_i) = script.features();
-                        self.feats.v[chars_i] += 1;
-                    }
-                    _ => {
-                        self.feats.v[f::SYM2] += 1;
-                    }
-                }
+            A_DIGIT => {
+                self.seen_nonspace(b as char);
+                self.digit();
             }
-            Kind::Digit => {
-                self.feats.class_chars[Class::Digits as usize] += 1;
-                self.feats.v[f::DIGITS] += 1;
-                self.alnum(0, c);
-                match &mut self.open {
-                    Open::Digits(n) => {
-                        *n += 1;
-                        if *n % 3 == 1 {
-                            self.feats.v[f::DIGIT_GROUPS3] += 1;
-                        }
-                    }
-                    _ => {
-                        self.close_open();
-                        self.feats.v[f::DIGIT_RUNS] += 1;
-                        self.feats.v[f::DIGIT_GROUPS3] += 1;
-                        self.open = Open::Digits(1);
-                    }
+            A_PUNCT => {
+                self.seen_nonspace(b as char);
+                let s = SIG[b as usize];
+                if s != NO_SIG {
+                    self.sig[s as usize] += 1;
                 }
+                self.punct(b);
             }
-            Kind::Punct => {
-                self.feats.class_chars[Class::Punctuation as usize] += 1;
-                self.feats.v[f::PUNCT] += 1;
-                // `+` and `/` belong to base64 strings; `-` and `_` keep identifiers and UUIDs together.
-                if !matches!(c, '+' | '/') {
-                    self.end_alnum();
+            A_SPACE | A_TAB => {
+                if cls == A_TAB {
+                    self.v[f::TABS] += 1;
                 }
-                if self.open != Open::Punct {
-                    self.close_open();
-                    self.feats.v[f::PUNCT_RUNS] += 1;
-                    self.open = Open::Punct;
-                }
+                self.space();
             }
-            Kind::Space => {
-                self.feats.class_chars[Class::Whitespace as usize] += 1;
-                self.end_alnum();
-                match &mut self.open {
-                    Open::Ws(n) => *n += 1,
-                    _ => {
-                        self.close_open();
-                        self.open = Open::Ws(1);
-                    }
-                }
-            }
-            Kind::Tab => {
-                self.feats.class_chars[Class::Whitespace as usize] += 1;
-                self.feats.v[f::TABS] += 1;
-                self.end_alnum();
-                match &mut self.open {
-                    Open::Ws(n) => *n += 1,
-                    _ => {
-                        self.close_open();
-                        self.open = Open::Ws(1);
-                    }
-                }
-            }
-            Kind::Newline => {
-                self.feats.class_chars[Class::Whitespace as usize] += 1;
-                self.feats.v[f::NL_CHARS] += 1;
-                self.end_alnum();
-                if self.open != Open::Newlines {
-                    self.close_open();
-                    self.feats.v[f::NL_RUNS] += 1;
-                    self.open = Open::Newlines;
-                }
-            }
-            Kind::OtherWs => {
-                self.feats.class_chars[Class::Whitespace as usize] += 1;
-                self.feats.v[f::OTHER_WS] += 1;
+            A_NL => self.newline(),
+            A_OTHERWS => self.other_ws(),
+            _ => {
+                self.seen_nonspace(b as char);
+                self.class_chars[Class::Control as usize] += 1;
+                self.v[f::CONTROL] += 1;
                 self.end_alnum();
                 self.close_open();
             }
+        }
+    }
+
+    /// One non-ASCII character through the pre-token state machine.
+    fn step(&mut self, c: char, k: Kind) {
+        if !matches!(k, Kind::OtherWs) {
+            self.seen_nonspace(c);
+        }
+        match k {
+            Kind::Letter { script, upper, .. } => {
+                match script {
+                    Script::Han | Script::Kana | Script::Hangul => self.class_chars[Class::Cjk as usize] += 1,
+                    _ => self.class_chars[Class::Letters as usize] += 1,
+                }
+                self.v[SCRIPT_FEATURES[script as usize].1] += 1;
+                if script == Script::Latin {
+                    self.v[f::LATIN_NONASCII] += 1;
+                    if upper {
+                        self.v[f::LATIN_UPPER] += 1;
+                    }
+                    self.alnum(if upper { AN_UPPER } else { AN_LOWER } | AN_NONHEX);
+                } else {
+                    self.end_alnum();
+                }
+                self.letter(script, upper);
+            }
+            Kind::Mark => {
+                self.class_chars[Class::Letters as usize] += 1;
+                if self.open == O_WORD {
+                    self.v[SCRIPT_FEATURES[self.word_script as usize].1] += 1;
+                } else {
+                    self.v[f::SYM2] += 1;
+                }
+            }
+            Kind::Digit => self.digit(),
+            Kind::Control => {
+                self.class_chars[Class::Control as usize] += 1;
+                self.v[f::CONTROL] += 1;
+            }
+            Kind::OtherWs => self.other_ws(),
             Kind::CjkPunct => {
-                self.feats.class_chars[Class::Cjk as usize] += 1;
-                self.feats.v[f::CJK_PUNCT] += 1;
+                self.class_chars[Class::Cjk as usize] += 1;
+                self.v[f::CJK_PUNCT] += 1;
                 self.end_alnum();
                 self.close_open();
             }
             Kind::Emoji => {
-                self.feats.class_chars[Class::Symbols as usize] += 1;
-                self.feats.v[f::EMOJI] += 1;
+                self.class_chars[Class::Symbols as usize] += 1;
+                self.v[f::EMOJI] += 1;
                 self.end_alnum();
                 self.close_open();
             }
             Kind::EmojiMod => {
-                self.feats.class_chars[Class::Symbols as usize] += 1;
-                self.feats.v[f::EMOJI_MODS] += 1;
+                self.class_chars[Class::Symbols as usize] += 1;
+                self.v[f::EMOJI_MODS] += 1;
             }
             Kind::Sym(n) => {
-                self.feats.class_chars[Class::Symbols as usize] += 1;
-                self.feats.v[match n {
+                self.class_chars[Class::Symbols as usize] += 1;
+                self.v[match n {
                     0..=2 => f::SYM2,
                     3 => f::SYM3,
                     _ => f::SYM4,
@@ -945,51 +1069,162 @@ impl Scanner {
                 self.end_alnum();
                 self.close_open();
             }
-            Kind::Control => {
-                self.feats.class_chars[Class::Control as usize] += 1;
-                self.feats.v[f::CONTROL] += 1;
-                self.end_alnum();
-                self.close_open();
-            }
         }
     }
 
-    /// Closes the open pre-token, pricing what only its end reveals (whitespace run length).
+    /// A letter of `script` continues or starts a word.
+    #[inline]
+    fn letter(&mut self, script: Script, upper: bool) {
+        if self.open == O_WORD && self.word_script == script {
+            self.open_len += 1;
+            let len = self.open_len;
+            if script == Script::Latin {
+                if len > LONG_WORD {
+                    self.v[f::LATIN_LONG] += 1;
+                    if len > LONG_WORD2 {
+                        self.v[f::LATIN_LONG2] += 1;
+                    }
+                }
+                if upper {
+                    if !self.last_upper {
+                        self.v[f::LATIN_CASE_SPLITS] += 1;
+                    }
+                    self.caps += 1;
+                    if self.caps == 2 {
+                        self.v[f::LATIN_CAPS_RUNS] += 1;
+                    }
+                } else {
+                    if self.caps >= 2 {
+                        self.v[f::CAPS_THEN_LOWER] += 1;
+                    }
+                    self.caps = 0;
+                }
+            } else if len > LONG_WORD && !matches!(script, Script::Han | Script::Kana | Script::Hangul) {
+                self.v[f::NONLATIN_LONG] += 1;
+            }
+            self.last_upper = upper;
+        } else {
+            if self.open == O_PUNCT && self.open_len == 1 {
+                self.v[f::WORD_AFTER_PUNCT] += 1;
+                if self.last_punct == b'\\' {
+                    self.v[f::BACKSLASH_WORDS] += 1;
+                }
+            }
+            self.close_open();
+            self.v[SCRIPT_FEATURES[script as usize].0] += 1;
+            self.open = O_WORD;
+            self.open_len = 1;
+            self.word_script = script;
+            self.last_upper = upper;
+            self.caps = upper as u32;
+        }
+    }
+
+    #[inline]
+    fn digit(&mut self) {
+        self.class_chars[Class::Digits as usize] += 1;
+        self.v[f::DIGITS] += 1;
+        self.alnum(AN_DIGIT);
+        if self.open == O_DIGITS {
+            self.open_len += 1;
+            if self.open_len % 3 == 1 {
+                self.v[f::DIGIT_GROUPS3] += 1;
+            }
+        } else {
+            self.close_open();
+            self.v[f::DIGIT_RUNS] += 1;
+            self.v[f::DIGIT_GROUPS3] += 1;
+            self.open = O_DIGITS;
+            self.open_len = 1;
+        }
+    }
+
+    #[inline]
+    fn punct(&mut self, b: u8) {
+        self.class_chars[Class::Punctuation as usize] += 1;
+        self.v[f::PUNCT] += 1;
+        self.last_punct = b;
+        // `+` and `/` belong to base64 strings.
+        if b != b'+' && b != b'/' {
+            self.end_alnum();
+        }
+        if self.open == O_PUNCT {
+            self.open_len += 1;
+        } else {
+            self.close_open();
+            self.v[f::PUNCT_RUNS] += 1;
+            self.open = O_PUNCT;
+            self.open_len = 1;
+        }
+    }
+
+    #[inline]
+    fn space(&mut self) {
+        if self.at_line_start {
+            self.indented_lines += 1;
+            self.at_line_start = false;
+        }
+        self.class_chars[Class::Whitespace as usize] += 1;
+        self.end_alnum();
+        if self.open == O_WS {
+            self.open_len += 1;
+        } else {
+            self.close_open();
+            self.open = O_WS;
+            self.open_len = 1;
+        }
+    }
+
+    #[inline]
+    fn newline(&mut self) {
+        self.lines += 1;
+        self.at_line_start = true;
+        self.class_chars[Class::Whitespace as usize] += 1;
+        self.v[f::NL_CHARS] += 1;
+        self.end_alnum();
+        if self.open != O_NL {
+            self.close_open();
+            self.v[f::NL_RUNS] += 1;
+            self.open = O_NL;
+        }
+    }
+
+    fn other_ws(&mut self) {
+        self.class_chars[Class::Whitespace as usize] += 1;
+        self.v[f::OTHER_WS] += 1;
+        self.end_alnum();
+        self.close_open();
+    }
+
+    /// Closes the open pre-token, pricing what only its end reveals.
     #[inline]
     fn close_open(&mut self) {
-        if let Open::Ws(n) = self.open {
-            if n == 1 {
-                self.feats.v[f::SPACES_SINGLE] += 1;
-            } else {
-                self.feats.v[f::WS_RUNS] += 1;
-                self.feats.v[f::WS_RUN_CHARS] += n as u64;
+        match self.open {
+            O_WS => {
+                if self.open_len == 1 {
+                    self.v[f::SPACES_SINGLE] += 1;
+                } else {
+                    self.v[f::WS_RUNS] += 1;
+                    self.v[f::WS_RUN_CHARS] += self.open_len as u64;
+                    self.v[f::WS_LONG] += self.open_len.saturating_sub(WS_LONG_MIN) as u64;
+                }
             }
+            O_PUNCT if self.open_len == 1 => self.v[f::PUNCT_SINGLE] += 1,
+            _ => {}
         }
-        self.open = Open::Nothing;
+        self.open = O_NONE;
     }
 
-    /// Tracks alphanumeric strings: `cls` 0 digit, 1 upper, 2 lower.
+    /// Tracks alphanumeric strings; `cls` holds the AN_* flags of this character.
     #[inline]
-    fn alnum(&mut self, cls: u8, c: char) {
-        if self.an_len > 0 && cls != self.an_prev {
+    fn alnum(&mut self, cls: u8) {
+        let kind = cls & (AN_DIGIT | AN_UPPER | AN_LOWER);
+        if self.an_len > 0 && kind != self.an_prev {
             self.an_trans += 1;
         }
         self.an_len += 1;
-        self.an_prev = cls;
-        match cls {
-            0 => self.an_digits = true,
-            1 => {
-                self.an_alpha = true;
-                self.an_upper = true;
-            }
-            _ => {
-                self.an_alpha = true;
-                self.an_lower = true;
-            }
-        }
-        if cls != 0 && !c.is_ascii_hexdigit() {
-            self.an_nonhex = true;
-        }
+        self.an_prev = kind;
+        self.an_flags |= cls;
     }
 
     #[inline]
@@ -998,18 +1233,21 @@ impl Scanner {
         if n == 0 {
             return;
         }
-        if n >= HEX_MIN && self.an_digits && self.an_alpha && !self.an_nonhex && !(self.an_upper && self.an_lower) {
-            self.feats.v[f::HEX_CHARS] += n as u64;
-        } else if n >= B64_MIN && self.an_digits && self.an_upper && self.an_lower && self.an_trans * 4 >= n {
-            self.feats.v[f::B64_CHARS] += n as u64;
+        let fl = self.an_flags;
+        let digits = fl & AN_DIGIT != 0;
+        let upper = fl & AN_UPPER != 0;
+        let lower = fl & AN_LOWER != 0;
+        if n >= HEX_MIN && digits && (upper || lower) && fl & AN_NONHEX == 0 && !(upper && lower) {
+            self.v[f::HEX_CHARS] += n as u64;
+        } else if n >= B64_MIN && digits && upper && lower && self.an_trans * 4 >= n {
+            self.v[f::B64_CHARS] += n as u64;
+        } else if n >= 4 && upper && lower && self.an_trans >= 2 {
+            // Short mixed-case strings: identifiers in camelCase, or source-map VLQ and other packed data.
+            self.v[f::MIXED_ALNUM_CHARS] += n as u64;
         }
         self.an_len = 0;
         self.an_trans = 0;
-        self.an_digits = false;
-        self.an_alpha = false;
-        self.an_nonhex = false;
-        self.an_upper = false;
-        self.an_lower = false;
+        self.an_flags = 0;
     }
 }
 
@@ -1089,6 +1327,26 @@ mod tests {
             s.feed_bytes(&bytes[split..]);
             assert_eq!(s.features(), whole, "byte split at {split}");
             assert!(!s.saw_invalid_utf8());
+        }
+    }
+
+    #[test]
+    fn fast_paths_equal_one_char_at_a_time() {
+        let texts = [
+            "The quick brown fox jumps over the lazy dog; bookkeeper aaaa zzzzzz.",
+            "Съешь же ещё этих мягких французских булок, да выпей чаю. ооооо",
+            "我们的目标是在不发送请求之前判断它能否成功。。。。好好好好好",
+            "मानक हिन्दी भाषा एक भारतीय भाषा है। العربية لغة سامية",
+            "    def f(x):\n        return x ** 2\n\n\n\t\t{\"a\": [1, 22, 333, 4444]}",
+            "aaa", "aaaa", "abcdddd", "ддд", "дддд", "x\u{301}\u{301}\u{301}\u{301}y",
+        ];
+        for t in texts {
+            let whole = scan(t);
+            let mut s = Scanner::new();
+            for (i, c) in t.char_indices() {
+                s.feed(&t[i..i + c.len_utf8()]);
+            }
+            assert_eq!(s.features(), whole, "{t:?}");
         }
     }
 

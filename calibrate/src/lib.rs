@@ -1,0 +1,579 @@
+//! Calibration: from the committed corpus and real tokenizer counts to llm-preflight's rate tables.
+//!
+//! - `counts`: recount the corpus with tiktoken-rs (o200k, cl100k), merge the other vendors' counts
+//!   (`calibration/vendor-counts.tsv`, made by `calibration/vendors/count.mjs`), write `calibration/counts.tsv`.
+//! - `fit`: fit the rates per profile on the `fit` split and write `src/tables.rs`.
+//! - `eval`: report accuracy on the held-out `eval` split (never used for fitting), write `calibration/REPORT.md`.
+//!
+//! The split is fixed by a hash of each sample's id, so adding samples never moves old ones between splits.
+
+use llm_preflight::estimate::{from_features, linear, ContentKind};
+use llm_preflight::scan::{scan, Features, FEATURE_NAMES, NF};
+use llm_preflight::Profile;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The repository root (the parent of this crate).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("crate has a parent").to_path_buf()
+}
+
+/// FNV-1a 64 of a sample id: stable across platforms and releases.
+pub fn split_hash(id: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in id.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// Which side of the split a sample is on.
+pub fn split_of(id: &str) -> &'static str {
+    if split_hash(id) % 3 == 0 {
+        "eval"
+    } else {
+        "fit"
+    }
+}
+
+/// One corpus sample.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// File name without `.txt`.
+    pub id: String,
+    /// The corpus directory it lives in (the labelled content kind).
+    pub label: String,
+    /// The text.
+    pub text: String,
+}
+
+/// Reads every `corpus/<label>/*.txt`, sorted by label then id.
+pub fn load_corpus(root: &Path) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(root.join("corpus"))
+        .expect("corpus/ exists")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir() && e.file_name() != "tools")
+        .collect();
+    dirs.sort_by_key(|e| e.file_name());
+    for d in dirs {
+        let label = d.file_name().to_string_lossy().into_owned();
+        let mut files: Vec<_> = std::fs::read_dir(d.path())
+            .expect("readable")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort_by_key(|e| e.file_name());
+        for f in files {
+            let id = f.path().file_stem().expect("stem").to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(f.path()).expect("corpus samples are UTF-8");
+            out.push(Sample {
+                id,
+                label: label.clone(),
+                text,
+            });
+        }
+    }
+    out
+}
+
+/// The columns of `counts.tsv` after `id label split chars bytes`.
+pub const COUNT_COLUMNS: [&str; 9] = [
+    "o200k",
+    "cl100k",
+    "llama3",
+    "qwen3",
+    "deepseek-v3",
+    "gemini",
+    "gemma3",
+    "mistral-v1",
+    "claude-legacy",
+];
+
+/// A row of `counts.tsv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountRow {
+    /// Sample id.
+    pub id: String,
+    /// Corpus label.
+    pub label: String,
+    /// `fit` or `eval`.
+    pub split: String,
+    /// Characters.
+    pub chars: u64,
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// True token counts per profile, in `Profile::ALL` order; `None` where that tokenizer gave none.
+    pub truth: [Option<u64>; 9],
+}
+
+/// Parses `counts.tsv`.
+pub fn read_counts(path: &Path) -> Vec<CountRow> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut rows = Vec::new();
+    for line in text.lines().skip(1) {
+        let c: Vec<&str> = line.split('\t').collect();
+        if c.len() < 5 + 9 {
+            continue;
+        }
+        let mut truth = [None; 9];
+        for (i, t) in truth.iter_mut().enumerate() {
+            *t = c[5 + i].parse().ok();
+        }
+        rows.push(CountRow {
+            id: c[0].into(),
+            label: c[1].into(),
+            split: c[2].into(),
+            chars: c[3].parse().unwrap_or(0),
+            bytes: c[4].parse().unwrap_or(0),
+            truth,
+        });
+    }
+    rows
+}
+
+/// Writes `counts.tsv`.
+pub fn write_counts(rows: &[CountRow]) -> String {
+    let mut s = String::from("id\tlabel\tsplit\tchars\tbytes");
+    for c in COUNT_COLUMNS {
+        s.push('\t');
+        s.push_str(c);
+    }
+    s.push('\n');
+    for r in rows {
+        let _ = write!(s, "{}\t{}\t{}\t{}\t{}", r.id, r.label, r.split, r.chars, r.bytes);
+        for t in r.truth {
+            s.push('\t');
+            if let Some(t) = t {
+                let _ = write!(s, "{t}");
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Reads `vendor-counts.tsv` (header `id` then profile names) into id → (profile index → count).
+pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; 9]> {
+    let mut out = BTreeMap::new();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return out;
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let cols: Vec<Option<usize>> = header
+        .iter()
+        .map(|h| Profile::from_name(h).ok().map(|p| p as usize))
+        .collect();
+    for line in lines {
+        let c: Vec<&str> = line.split('\t').collect();
+        let mut t = [None; 9];
+        for (j, v) in c.iter().enumerate().skip(1) {
+            if let Some(Some(pi)) = cols.get(j) {
+                t[*pi] = v.parse().ok();
+            }
+        }
+        out.insert(c[0].to_string(), t);
+    }
+    out
+}
+
+/// Makes count rows for the corpus: OpenAI encodings counted now, other vendors from `vendor`.
+pub fn count_corpus(samples: &[Sample], vendor: &BTreeMap<String, [Option<u64>; 9]>) -> Vec<CountRow> {
+    let o = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k loads");
+    let c = llm_preflight::exact::ExactCounter::new(Profile::Cl100k).expect("cl100k loads");
+    samples
+        .iter()
+        .map(|s| {
+            let mut truth = vendor.get(&s.id).copied().unwrap_or([None; 9]);
+            truth[Profile::O200k as usize] = Some(o.count(&s.text));
+            truth[Profile::Cl100k as usize] = Some(c.count(&s.text));
+            CountRow {
+                id: s.id.clone(),
+                label: s.label.clone(),
+                split: split_of(&s.id).into(),
+                chars: s.text.chars().count() as u64,
+                bytes: s.text.len() as u64,
+                truth,
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fitting
+
+/// Non-negative least squares (Lawson–Hanson active set) on the normal equations `ata`, `atb`.
+pub fn nnls(ata: &[Vec<f64>], atb: &[f64]) -> Vec<f64> {
+    let n = atb.len();
+    let mut w = vec![0.0; n];
+    let mut passive = vec![false; n];
+    let tol = 1e-10;
+    for _outer in 0..(3 * n) {
+        let grad: Vec<f64> = (0..n).map(|j| atb[j] - (0..n).map(|k| ata[j][k] * w[k]).sum::<f64>()).collect();
+        let mut best = None;
+        for j in 0..n {
+            if !passive[j] && grad[j] > tol && best.is_none_or(|b: usize| grad[j] > grad[b]) {
+                best = Some(j);
+            }
+        }
+        let Some(j) = best else { break };
+        passive[j] = true;
+        for _inner in 0..(3 * n) {
+            let s = solve_subset(ata, atb, &passive);
+            if (0..n).all(|i| !passive[i] || s[i] > tol) {
+                w = s;
+                break;
+            }
+            let mut alpha = f64::INFINITY;
+            for i in 0..n {
+                if passive[i] && s[i] <= tol {
+                    let a = w[i] / (w[i] - s[i]);
+                    if a < alpha {
+                        alpha = a;
+                    }
+                }
+            }
+            for i in 0..n {
+                w[i] += alpha * (s[i] - w[i]);
+                if passive[i] && w[i] <= tol {
+                    passive[i] = false;
+                    w[i] = 0.0;
+                }
+            }
+        }
+    }
+    w
+}
+
+/// Solves the normal equations restricted to the passive set (others zero), with a tiny ridge for stability.
+fn solve_subset(ata: &[Vec<f64>], atb: &[f64], passive: &[bool]) -> Vec<f64> {
+    let idx: Vec<usize> = (0..atb.len()).filter(|&i| passive[i]).collect();
+    let m = idx.len();
+    let mut a = vec![vec![0.0; m + 1]; m];
+    for (r, &i) in idx.iter().enumerate() {
+        for (c, &j) in idx.iter().enumerate() {
+            a[r][c] = ata[i][j] + if r == c { 1e-9 } else { 0.0 };
+        }
+        a[r][m] = atb[i];
+    }
+    // Gaussian elimination with partial pivoting.
+    for col in 0..m {
+        let piv = (col..m).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs())).unwrap_or(col);
+        a.swap(col, piv);
+        let d = a[col][col];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        for r in 0..m {
+            if r != col {
+                let fct = a[r][col] / d;
+                if fct != 0.0 {
+                    for c in col..=m {
+                        a[r][c] -= fct * a[col][c];
+                    }
+                }
+            }
+        }
+    }
+    let mut out = vec![0.0; atb.len()];
+    for (r, &i) in idx.iter().enumerate() {
+        out[i] = if a[r][r].abs() < 1e-300 { 0.0 } else { a[r][m] / a[r][r] };
+    }
+    out
+}
+
+/// A sample ready for fitting: its features and true counts.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The count row.
+    pub row: CountRow,
+    /// The scanner's counts for the text.
+    pub x: Features,
+}
+
+/// Scans every sample that has a count row.
+pub fn prepare(samples: &[Sample], rows: &[CountRow]) -> Vec<Prepared> {
+    let by_id: BTreeMap<&str, &Sample> = samples.iter().map(|s| (s.id.as_str(), s)).collect();
+    rows.iter()
+        .filter_map(|r| {
+            by_id.get(r.id.as_str()).map(|s| Prepared {
+                row: r.clone(),
+                x: scan(&s.text),
+            })
+        })
+        .collect()
+}
+
+/// Fits one profile's rates: minimise the sum of absolute relative errors (IRLS) with non-negative rates.
+pub fn fit_weights(data: &[&Prepared], p: usize) -> [f64; NF] {
+    let rows: Vec<(&Features, f64)> =
+        data.iter().filter_map(|d| d.row.truth[p].filter(|&t| t > 0).map(|t| (&d.x, t as f64))).collect();
+    // Scale columns so the normal equations are well conditioned.
+    let mut scale = [0.0f64; NF];
+    for (x, y) in &rows {
+        for j in 0..NF {
+            let v = x.v[j] as f64 / y;
+            scale[j] += v * v;
+        }
+    }
+    for s in scale.iter_mut() {
+        *s = if *s > 0.0 { s.sqrt() } else { 1.0 };
+    }
+    let mut u = vec![1.0f64; rows.len()];
+    let mut w = vec![0.0; NF];
+    for _iter in 0..12 {
+        let mut ata = vec![vec![0.0; NF]; NF];
+        let mut atb = vec![0.0; NF];
+        for (k, (x, y)) in rows.iter().enumerate() {
+            let a: Vec<f64> = (0..NF).map(|j| x.v[j] as f64 / y / scale[j]).collect();
+            for i in 0..NF {
+                if a[i] == 0.0 {
+                    continue;
+                }
+                atb[i] += u[k] * a[i];
+                for j in 0..NF {
+                    ata[i][j] += u[k] * a[i] * a[j];
+                }
+            }
+        }
+        w = nnls(&ata, &atb);
+        for (k, (x, y)) in rows.iter().enumerate() {
+            let pred: f64 = (0..NF).map(|j| x.v[j] as f64 / y / scale[j] * w[j]).sum();
+            u[k] = 1.0 / (pred - 1.0).abs().max(0.01);
+        }
+    }
+    let mut out = [0.0; NF];
+    for j in 0..NF {
+        out[j] = w[j] / scale[j];
+    }
+    out
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 1.0;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+/// Rounds to 6 significant digits, so the table text is stable and the library computes with what is printed.
+pub fn round6(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return 0.0;
+    }
+    format!("{x:.5e}").parse().unwrap_or(0.0)
+}
+
+/// Per detected kind: (p5, p50, p95) of truth / linear, widened until every labelled kind is covered on the fit
+/// split at `target`.
+pub fn fit_bands(data: &[&Prepared], p: usize, w: &[f64; NF], target: f64) -> [[f64; 3]; ContentKind::COUNT] {
+    fit_bands_by(data, p, &|x: &Features| (0..NF).map(|j| w[j] * x.v[j] as f64).sum(), target)
+}
+
+/// [`fit_bands`] for any linear predictor.
+pub fn fit_bands_by(
+    data: &[&Prepared],
+    p: usize,
+    lin_of: &dyn Fn(&Features) -> f64,
+    target: f64,
+) -> [[f64; 3]; ContentKind::COUNT] {
+    let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
+    let mut all = Vec::new();
+    let mut items = Vec::new();
+    for d in data {
+        let Some(t) = d.row.truth[p] else { continue };
+        let lin = lin_of(&d.x);
+        if lin <= 0.0 {
+            continue;
+        }
+        let r = t as f64 / lin;
+        let k = ContentKind::detect(&d.x) as usize;
+        by_kind[k].push(r);
+        all.push(r);
+        items.push((d.row.label.clone(), k, r));
+    }
+    all.sort_by(f64::total_cmp);
+    let pooled = [quantile(&all, 0.05), quantile(&all, 0.5), quantile(&all, 0.95)];
+    let mut bands = [[0.0; 3]; ContentKind::COUNT];
+    for k in 0..ContentKind::COUNT {
+        let v = &mut by_kind[k];
+        v.sort_by(f64::total_cmp);
+        bands[k] = if v.len() >= 8 {
+            [quantile(v, 0.05), quantile(v, 0.5), quantile(v, 0.95)]
+        } else if v.is_empty() {
+            pooled
+        } else {
+            // Few samples: centre on them, but keep at least the pooled width.
+            let mid = quantile(v, 0.5);
+            [
+                (mid * pooled[0] / pooled[1]).min(v[0]),
+                mid,
+                (mid * pooled[2] / pooled[1]).max(v[v.len() - 1]),
+            ]
+        };
+    }
+    // Widen, one uncovered sample at a time, until each labelled kind reaches the target on this split.
+    let labels: Vec<String> = {
+        let mut l: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
+        l.sort();
+        l.dedup();
+        l
+    };
+    for _round in 0..10_000 {
+        let mut worst: Option<(f64, usize, f64)> = None; // (distance, kind, ratio)
+        for label in &labels {
+            let mine: Vec<&(String, usize, f64)> = items.iter().filter(|i| &i.0 == label).collect();
+            let covered = mine.iter().filter(|i| i.2 >= bands[i.1][0] && i.2 <= bands[i.1][2]).count();
+            if (covered as f64) >= target * mine.len() as f64 {
+                continue;
+            }
+            // The nearest miss of this label: the cheapest widening.
+            for i in &mine {
+                let b = bands[i.1];
+                let dist = if i.2 < b[0] {
+                    (b[0] / i.2).ln()
+                } else if i.2 > b[2] {
+                    (i.2 / b[2]).ln()
+                } else {
+                    continue;
+                };
+                if worst.is_none_or(|w| dist < w.0) {
+                    worst = Some((dist, i.1, i.2));
+                }
+            }
+        }
+        let Some((_, k, r)) = worst else { break };
+        if r < bands[k][0] {
+            bands[k][0] = r;
+        } else {
+            bands[k][2] = r;
+        }
+    }
+    for b in bands.iter_mut() {
+        // Round outward so rounding never uncovers a sample.
+        b[0] = round6(b[0] * 0.99999);
+        b[1] = round6(b[1]);
+        b[2] = round6(b[2] * 1.00001);
+    }
+    bands
+}
+
+/// The fitted tables for every profile.
+pub struct Tables {
+    /// Rates per profile.
+    pub weights: [[f64; NF]; 9],
+    /// Bands per profile and detected kind.
+    pub bands: [[[f64; 3]; ContentKind::COUNT]; 9],
+}
+
+/// Coverage each labelled kind must reach on the fit split when bands are widened.
+pub const FIT_COVERAGE: f64 = 1.0;
+
+/// Fits all profiles from the fit split.
+pub fn fit_all(prepared: &[Prepared]) -> Tables {
+    let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
+    let mut weights = [[0.0; NF]; 9];
+    let mut bands = [[[1.0; 3]; ContentKind::COUNT]; 9];
+    for p in 0..9 {
+        let mut w = fit_weights(&fit, p);
+        for x in w.iter_mut() {
+            *x = round6(*x);
+        }
+        weights[p] = w;
+        bands[p] = fit_bands(&fit, p, &w, FIT_COVERAGE);
+    }
+    Tables { weights, bands }
+}
+
+/// Renders `src/tables.rs`.
+pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
+    let mut s = String::new();
+    s.push_str("//! @generated by `cargo run -p calibrate --release -- fit` from `calibration/counts.tsv` and `corpus/`.\n");
+    s.push_str("//! Do not edit: regenerate (see calibration/README.md). A test fails when this file and the fit differ.\n");
+    let _ = writeln!(s, "//! Fitted on {n_fit} of {n_total} samples (the `fit` split); accuracy is reported on the rest.");
+    s.push_str("\n#![allow(clippy::all)]\n\n");
+    s.push_str("/// Rate per feature (tokens per count), per profile in `Profile::ALL` order, in `scan::FEATURE_NAMES` order.\n");
+    s.push_str("pub(crate) const WEIGHTS: [&[f64]; 9] = [\n");
+    for (p, w) in t.weights.iter().enumerate() {
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        s.push_str("    &[\n");
+        for (j, x) in w.iter().enumerate() {
+            let _ = writeln!(s, "        {}, // {}", lit(*x), FEATURE_NAMES[j]);
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// (p5, p50, p95) of true / linear estimate per detected content kind, per profile.\n");
+    s.push_str("pub(crate) const BANDS: [&[[f64; 3]]; 9] = [\n");
+    for (p, bk) in t.bands.iter().enumerate() {
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        s.push_str("    &[\n");
+        for (k, b) in bk.iter().enumerate() {
+            let _ = writeln!(s, "        [{}, {}, {}], // {}", lit(b[0]), lit(b[1]), lit(b[2]), ContentKind::ALL[k].name());
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n");
+    s
+}
+
+fn lit(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains('.') || s.contains('e') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation
+
+/// Accuracy of one set of predictions.
+#[derive(Debug, Clone, Default)]
+pub struct Accuracy {
+    /// Samples.
+    pub n: usize,
+    /// Median absolute relative error.
+    pub median: f64,
+    /// 90th percentile absolute relative error.
+    pub p90: f64,
+    /// Share within ±10%.
+    pub within10: f64,
+    /// Share with low ≤ truth ≤ high (bands only).
+    pub coverage: f64,
+}
+
+/// Summarises (estimate, truth, covered) triples.
+pub fn accuracy(items: &[(f64, f64, bool)]) -> Accuracy {
+    let mut errs: Vec<f64> = items.iter().map(|(e, t, _)| ((e - t) / t).abs()).collect();
+    errs.sort_by(f64::total_cmp);
+    let n = items.len();
+    if n == 0 {
+        return Accuracy::default();
+    }
+    Accuracy {
+        n,
+        median: quantile(&errs, 0.5),
+        p90: quantile(&errs, 0.9),
+        within10: errs.iter().filter(|e| **e <= 0.10).count() as f64 / n as f64,
+        coverage: items.iter().filter(|i| i.2).count() as f64 / n as f64,
+    }
+}
+
+/// The library's estimate for a prepared sample (uses the compiled tables).
+pub fn predict(d: &Prepared, p: Profile) -> (f64, u64, u64) {
+    let e = from_features(&d.x, p);
+    (e.tokens as f64, e.low, e.high)
+}
+
+/// Raw linear estimate (before kind correction), for diagnostics.
+pub fn predict_linear(d: &Prepared, p: Profile) -> f64 {
+    linear(&d.x, p)
+}

@@ -1,0 +1,96 @@
+//! The committed tables and counts must be exactly what the committed corpus gives.
+//!
+//! - `src/tables.rs` equals a fresh fit of `calibration/counts.tsv` over `corpus/` (regenerate: `calibration/regenerate.sh`).
+//! - tiktoken-rs recounts of every sample equal the committed o200k and cl100k counts.
+//! - every sample has a SOURCES.tsv row, and the corpus keeps its own rules (sizes, no registry host names).
+
+use calibrate::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn tables_match_a_fresh_fit() {
+    let root = root();
+    let samples = load_corpus(&root);
+    let rows = read_counts(&root.join("calibration/counts.tsv"));
+    assert_eq!(rows.len(), samples.len(), "counts.tsv and corpus/ disagree on the number of samples: regenerate");
+    let prepared = prepare(&samples, &rows);
+    let t = fit_all(&prepared);
+    let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
+    let fresh = render_tables(&t, n_fit, prepared.len());
+    let committed = std::fs::read_to_string(root.join("src/tables.rs")).expect("src/tables.rs");
+    if fresh != committed {
+        let diff: Vec<String> = fresh
+            .lines()
+            .zip(committed.lines())
+            .filter(|(a, b)| a != b)
+            .take(5)
+            .map(|(a, b)| format!("fit:       {a}\ncommitted: {b}"))
+            .collect();
+        panic!("src/tables.rs differs from the fit of the committed counts (run calibration/regenerate.sh):\n{}", diff.join("\n"));
+    }
+}
+
+#[test]
+fn openai_counts_match_tiktoken() {
+    let root = root();
+    let samples = load_corpus(&root);
+    let committed = read_counts(&root.join("calibration/counts.tsv"));
+    let fresh = count_corpus(&samples, &Default::default());
+    assert_eq!(committed.len(), fresh.len());
+    for (c, f) in committed.iter().zip(&fresh) {
+        assert_eq!((&c.id, &c.label, &c.split, c.chars, c.bytes), (&f.id, &f.label, &f.split, f.chars, f.bytes));
+        assert_eq!(c.truth[0], f.truth[0], "o200k count of {}", c.id);
+        assert_eq!(c.truth[1], f.truth[1], "cl100k count of {}", c.id);
+    }
+}
+
+#[test]
+fn every_sample_is_sourced_and_within_the_rules() {
+    let root = root();
+    let samples = load_corpus(&root);
+    assert!(samples.len() >= 1000, "the corpus has {} samples", samples.len());
+    let labels: BTreeSet<&str> = samples.iter().map(|s| s.label.as_str()).collect();
+    for label in &labels {
+        let sources = std::fs::read_to_string(root.join("corpus").join(label).join("SOURCES.tsv"))
+            .unwrap_or_else(|_| panic!("corpus/{label}/SOURCES.tsv is missing"));
+        let ids: BTreeSet<&str> = sources.lines().skip(1).filter_map(|l| l.split('\t').next()).collect();
+        let have: BTreeSet<&str> = samples.iter().filter(|s| s.label == *label).map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, have, "corpus/{label}/SOURCES.tsv must list exactly its samples");
+        for line in sources.lines().skip(1) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert!(cols.len() >= 3 && !cols[1].is_empty() && !cols[2].is_empty(), "origin and licence: {line}");
+        }
+        let n = have.len();
+        assert!(n >= 30, "corpus/{label} has only {n} samples");
+    }
+    let banned = [concat!("crates", ".", "io"), concat!("py", "pi"), concat!("python", "hosted"), concat!("npm", "js"), concat!("debian", ".", "org"), concat!("registry", ".", "yarn", "pkg")];
+    for s in &samples {
+        let chars = s.text.chars().count();
+        assert!((200..=40_000).contains(&chars), "{} has {chars} chars", s.id);
+        let lower = s.text.to_lowercase();
+        for b in banned {
+            assert!(!lower.contains(b), "{} names a registry host", s.id);
+        }
+    }
+}
+
+#[test]
+fn scanning_in_pieces_equals_scanning_whole_on_the_corpus() {
+    use llm_preflight::scan::{scan, Scanner};
+    for (n, s) in load_corpus(&root()).iter().enumerate() {
+        let whole = scan(&s.text);
+        let bytes = s.text.as_bytes();
+        let mut sc = Scanner::new();
+        // Deterministic uneven piece sizes, splitting inside UTF-8 sequences too.
+        let mut at = 0;
+        let mut k = n;
+        while at < bytes.len() {
+            let len = 1 + (k * 7919) % 61;
+            let end = (at + len).min(bytes.len());
+            sc.feed_bytes(&bytes[at..end]);
+            at = end;
+            k += 1;
+        }
+        assert_eq!(sc.features(), whole, "{}", s.id);
+    }
+}

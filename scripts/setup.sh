@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh machine. Idempotent: skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rustup component add clippy rustfmt >/dev/null 2>&1 || true
+
+# The npm package (pkg/): the wasm target, wasm-bindgen at the exact version in Cargo.lock, Chromium for the
+# browser tests, and the package's dev tools (npm's binaryen for wasm-opt, esbuild, playwright-core, the
+# benchmark's peers) from the committed lock file.
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+if [ -n "$wb_version" ] && ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; then
+  # Without --locked: its lock file names a crate version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$wb_version"
+fi
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  apt-get update && apt-get install -y chromium chromium-driver
+fi
+if [ ! -d pkg/node_modules/binaryen ] || [ pkg/package-lock.json -nt pkg/node_modules/.package-lock.json ]; then
+  (cd pkg && npm ci --no-audit --no-fund)
+fi
