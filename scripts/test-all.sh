@@ -14,4 +14,11 @@ cargo build --bin llm-preflight
 (cd pkg && npm run build)
 bash pkg/scripts/test-wasm.sh
 bash pkg/scripts/test-installed.sh
-node --test examples/node-gateway/test/
+(cd examples/node-gateway && npm install --no-audit --no-fund --no-package-lock >/dev/null && node --test test/)
+
+# The web page (www/): bundle it with the package's browser build, then drive it in headless Chromium (the numbers
+# it shows equal the package's, verdicts, error classification, a 1 MB paste, phone width, keyboard, offline).
+if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
+  (cd www && npm ci --no-audit --no-fund)
+fi
+(cd www && node build.mjs && node --test test/)

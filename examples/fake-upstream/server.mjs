@@ -1,0 +1,115 @@
+// A fake OpenAI-style upstream for tests, on 127.0.0.1: POST /v1/chat/completions behind a real token bucket.
+//
+// Behaviour (the Rust example mirrors it; see README.md):
+// - Tokens charged at admission: ceil(UTF-8 bytes of all message contents / 5) (about what a real tokenizer gives for English) + 4 per message + 3, plus
+//   `max_tokens` (or `max_completion_tokens`), the way OpenAI reserves the output cap.
+// - The bucket holds `tpm` tokens and refills continuously at tpm per minute; requests per minute likewise.
+// - A request whose charge exceeds `tpm` by itself: 429 "Request too large ... Limit L, Requested R" (OpenAI's
+//   wording; it is never sendable). One that exceeds what is left: 429 "Rate limit reached ... Limit L, Used U,
+//   Requested R. Please try again in Xs." with `retry-after` and the x-ratelimit-* headers.
+// - Success: 200 with a chat.completion body and `usage`; unused output reservation is refunded when the answer
+//   is sent (`completion_tokens` = min(max_tokens, 12)). Every answer carries x-ratelimit-{limit,remaining,reset}-
+//   {tokens,requests} (resets as durations such as `6.3s`, `577ms`, `1m0s`).
+import { createServer } from 'node:http';
+
+function duration(ms) {
+  if (ms < 1000) return `${Math.ceil(ms)}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${Number(s.toFixed(3))}s`;
+  return `${Math.floor(s / 60)}m${Number((s % 60).toFixed(3))}s`;
+}
+
+class Bucket {
+  constructor(limit, now) {
+    this.limit = limit;
+    this.level = limit;
+    this.at = now;
+  }
+  refill(now) {
+    this.level = Math.min(this.limit, this.level + ((now - this.at) * this.limit) / 60_000);
+    this.at = now;
+  }
+  resetMs() {
+    return ((this.limit - this.level) * 60_000) / this.limit;
+  }
+}
+
+export function charge(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  let bytes = 0;
+  for (const m of msgs) bytes += Buffer.byteLength(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+  const prompt = Math.ceil(bytes / 5) + 4 * msgs.length + 3;
+  const cap = body.max_completion_tokens ?? body.max_tokens ?? 0;
+  return { prompt, cap, total: prompt + cap };
+}
+
+/** Starts the fake upstream. Resolves to `{url, stats, close()}`. */
+export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now } = {}) {
+  const tokens = new Bucket(tpm, now());
+  const requests = new Bucket(rpm, now());
+  const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, charged: [] };
+  const rateHeaders = () => ({
+    'x-ratelimit-limit-tokens': String(tpm),
+    'x-ratelimit-remaining-tokens': String(Math.max(0, Math.floor(tokens.level))),
+    'x-ratelimit-reset-tokens': duration(tokens.resetMs()),
+    'x-ratelimit-limit-requests': String(rpm),
+    'x-ratelimit-remaining-requests': String(Math.max(0, Math.floor(requests.level))),
+    'x-ratelimit-reset-requests': duration(requests.resetMs()),
+  });
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      stats.requests++;
+      const send = (status, body, extra = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...rateHeaders(), ...extra });
+        res.end(JSON.stringify(body));
+      };
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        stats.bad++;
+        return send(400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
+      }
+      const t = now();
+      tokens.refill(t);
+      requests.refill(t);
+      const c = charge(body);
+      if (c.total > tpm) {
+        stats.too_large++;
+        return send(429, { error: { message: `Request too large for ${model} in organization org-fake on tokens per min (TPM): Limit ${tpm}, Requested ${c.total}. The input or output tokens must be reduced in order to run successfully.`, type: 'tokens', param: null, code: 'rate_limit_exceeded' } });
+      }
+      if (requests.level < 1 || tokens.level < c.total) {
+        stats.rate_limited++;
+        const waitMs = Math.max(((c.total - tokens.level) * 60_000) / tpm, requests.level < 1 ? ((1 - requests.level) * 60_000) / rpm : 0);
+        const used = Math.round(tpm - tokens.level);
+        const what = requests.level < 1 ? `requests per min (RPM): Limit ${rpm}, Used ${rpm}, Requested 1` : `tokens per min (TPM): Limit ${tpm}, Used ${used}, Requested ${c.total}`;
+        return send(429, { error: { message: `Rate limit reached for ${model} in organization org-fake on ${what}. Please try again in ${duration(waitMs)}. Visit https://platform.example/account/rate-limits to learn more.`, type: requests.level < 1 ? 'requests' : 'tokens', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+      }
+      tokens.level -= c.total;
+      requests.level -= 1;
+      const completion = Math.min(c.cap || 12, 12);
+      tokens.level = Math.min(tpm, tokens.level + (c.cap - Math.min(c.cap, completion)));
+      stats.ok++;
+      stats.charged.push(c.total);
+      send(200, {
+        id: `chatcmpl-fake${stats.ok}`, object: 'chat.completion', created: Math.floor(t / 1000), model,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the fake upstream.' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: c.prompt, completion_tokens: completion, total_tokens: c.prompt + completion },
+      });
+    });
+  });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    stats,
+    close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const tpm = Number(process.env.TPM || 10_000);
+  const up = await startFakeUpstream({ tpm, port: Number(process.env.PORT || 8787) });
+  console.log(`fake upstream on ${up.url} (TPM ${tpm})`);
+}

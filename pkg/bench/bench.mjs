@@ -1,0 +1,79 @@
+// Estimate throughput of the wasm core against tokenx and gpt-tokenizer on the same mixed text, in one run, plus
+// the floor (TextEncoder.encodeInto: getting a JS string into wasm memory) and cold start (import + first
+// estimate, in a fresh node process).
+//
+//   cd pkg && npm run build && node bench/bench.mjs [--mb 4] [--seconds 1]
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { estimate } from 'llm-preflight';
+import { estimateTokenCount } from 'tokenx';
+import { countTokens } from 'gpt-tokenizer';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const targetMb = arg('mb', 4);
+const seconds = arg('seconds', 1);
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// Mixed text: the first three samples of every corpus folder (prose in 11 languages, code, JSON, markup, CSV,
+// logs, base64, emoji, ...), interleaved and repeated to the target size.
+const corpus = join(repo, 'corpus');
+const parts = [];
+for (const d of readdirSync(corpus).sort()) {
+  let files;
+  try { files = readdirSync(join(corpus, d)).filter((f) => !f.endsWith('.tsv')).sort().slice(0, 3); } catch { continue; }
+  for (const f of files) { try { parts.push(readFileSync(join(corpus, d, f), 'utf8')); } catch {} }
+}
+let text = parts.join('\n\n');
+const unit = Buffer.byteLength(text);
+text = text.repeat(Math.max(1, Math.round((targetMb * 1e6) / unit)));
+const mb = Buffer.byteLength(text) / 1e6;
+
+function rate(name, f) {
+  f(); // warm up
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < seconds * 1000) { f(); n++; t = performance.now(); }
+  const mbs = (mb * n) / ((t - t0) / 1000);
+  return { name, mbs, ms: (t - t0) / n };
+}
+
+const buf = new Uint8Array(text.length * 3);
+const enc = new TextEncoder();
+const rows = [
+  rate('TextEncoder.encodeInto (floor)', () => enc.encodeInto(text, buf)),
+  rate('llm-preflight (wasm) estimate', () => estimate(text)),
+  rate('tokenx estimateTokenCount', () => estimateTokenCount(text)),
+];
+// gpt-tokenizer is exact BPE and much slower: measure it on a tenth of the text, scaled.
+const tenth = text.slice(0, Math.floor(text.length / 10));
+const tenthMb = Buffer.byteLength(tenth) / 1e6;
+{
+  countTokens(tenth);
+  const t0 = performance.now();
+  countTokens(tenth);
+  const s = (performance.now() - t0) / 1000;
+  rows.push({ name: 'gpt-tokenizer countTokens (o200k)', mbs: tenthMb / s, ms: s * 1000 * 10 });
+}
+
+// Cold start: a fresh process, import + first estimate.
+const cold = [];
+for (let i = 0; i < 7; i++) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e',
+    "const t0 = performance.now(); const { estimate } = await import('llm-preflight'); estimate('Hello, world!'); console.log(performance.now() - t0);"],
+  { cwd: join(repo, 'pkg'), encoding: 'utf8' });
+  cold.push(Number(out.trim()));
+}
+cold.sort((a, b) => a - b);
+
+const tokenx = rows.find((r) => r.name.startsWith('tokenx')).mbs;
+console.log(`mixed text: ${mb.toFixed(2)} MB (UTF-8), ${parts.length} corpus samples, node ${process.version}`);
+for (const r of rows) {
+  console.log(`${r.name.padEnd(36)} ${r.mbs.toFixed(1).padStart(8)} MB/s  ${(r.mbs / tokenx).toFixed(2).padStart(7)}x tokenx`);
+}
+console.log(`cold start (import + first estimate, fresh node): median ${cold[3].toFixed(1)} ms, min ${cold[0].toFixed(1)} ms, max ${cold[6].toFixed(1)} ms`);

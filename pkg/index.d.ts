@@ -1,0 +1,313 @@
+// Types of the llm-preflight npm package. Field names are the CLI's JSON names (snake_case).
+
+/** A tokenizer profile name. */
+export type ProfileName =
+  | 'o200k' | 'cl100k' | 'llama3' | 'qwen3' | 'deepseek-v3' | 'gemini' | 'gemma3' | 'mistral-v1' | 'claude-legacy';
+
+/** What a text is mostly made of; the band is measured per kind. */
+export type ContentKind =
+  | 'empty' | 'prose' | 'cyrillic' | 'arabic' | 'indic' | 'cjk' | 'korean' | 'other-script' | 'code' | 'json'
+  | 'markup' | 'latex' | 'tabular' | 'numeric' | 'encoded' | 'emoji' | 'repetitive';
+
+export type CharClass = 'letters' | 'cjk' | 'digits' | 'punctuation' | 'whitespace' | 'symbols' | 'repeats' | 'control';
+
+/** Pick the profile by name or by model (`gpt-4o`, `claude-sonnet-4`, ...), not both; o200k when neither. */
+export type Which = { profile?: ProfileName | string; model?: never } | { model?: string; profile?: never };
+
+export interface MixPart {
+  class: CharClass;
+  chars: number;
+  /** Median tokens these characters cost. */
+  tokens: number;
+}
+
+/** A token estimate: the median and the p5-p95 band. */
+export interface Estimate {
+  tokens: number;
+  low: number;
+  high: number;
+  /** Unicode scalar values. */
+  chars: number;
+  content: ContentKind;
+  profile: ProfileName;
+  /** Character classes present, largest token share first. */
+  mix: MixPart[];
+}
+
+export function estimate(text: string, options?: Which): Estimate;
+
+/** Streaming estimation: feed strings or UTF-8 bytes as they arrive. */
+export class Estimator {
+  constructor(options?: Which);
+  update(chunk: string | Uint8Array): this;
+  finish(): Estimate;
+  free(): void;
+}
+
+export type Api = 'open_ai_chat' | 'open_ai_responses' | 'anthropic_messages' | 'gemini_generate_content';
+
+export interface RequestEstimate {
+  api: Api;
+  model: string | null;
+  /** Prompt tokens with their band, including overhead and media; chars and content describe the text parts. */
+  estimate: Omit<Estimate, 'mix'> & { mix: MixPart[] };
+  overhead_tokens: number;
+  media_tokens: number;
+  max_output: number | null;
+  messages: number;
+  tools: number;
+  /** Some parts could not be priced: the estimate is a lower bound. */
+  incomplete: boolean;
+  /** JSON pointers of the unpriced parts. */
+  unpriced: string[];
+}
+
+/** A request body: JSON text or the object itself. */
+export type RequestBody = string | Record<string, unknown>;
+
+export function estimateRequest(body: RequestBody, options?: Which & { api?: Api }): RequestEstimate;
+
+export type Provider = 'open_ai' | 'azure_open_ai' | 'groq' | 'cerebras' | 'anthropic' | 'gemini' | 'open_ai_compatible';
+export type Dimension = 'tokens' | 'input_tokens' | 'output_tokens' | 'requests' | 'tokens_per_day' | 'requests_per_day' | 'context';
+export type Policy = 'median' | 'conservative' | 'optimistic' | 'p50' | 'p95' | 'p5';
+export type VerdictKind = 'sendable' | 'queueable' | 'never_sendable';
+
+/** A key's limits; an absent limit is no limit. Limits are whole numbers of at least 1. */
+export interface BudgetOptions {
+  /** Whose admission rules apply (default open_ai_compatible). */
+  provider?: Provider;
+  tpm?: number;
+  rpm?: number;
+  itpm?: number;
+  otpm?: number;
+  tpd?: number;
+  rpd?: number;
+  context_window?: number;
+}
+
+/** Headers in any of the shapes JavaScript has them. */
+export type HeadersLike =
+  | Headers
+  | Map<string, string>
+  | ReadonlyArray<readonly [string, string]>
+  | Record<string, string | number | ReadonlyArray<string> | undefined>;
+
+interface CheckCommon {
+  policy: 'median' | 'conservative' | 'optimistic';
+  /** Prompt tokens at the policy's point of the band. */
+  input_tokens: number;
+  /** Output tokens reserved at admission under the provider's rules. */
+  reserved_output: number;
+  /** Tokens needed in the deciding dimension. */
+  needed: number;
+  at_low: VerdictKind;
+  at_high: VerdictKind;
+  holds_across_band: boolean;
+  incomplete: boolean;
+}
+
+/** The verdict, discriminated by `verdict`. */
+export type Check =
+  | (CheckCommon & { verdict: 'sendable'; wait_ms: 0; dimension: null; limit: number | null; excess: null })
+  | (CheckCommon & { verdict: 'queueable'; wait_ms: number; dimension: Dimension; limit: number | null; excess: null })
+  | (CheckCommon & { verdict: 'never_sendable'; wait_ms: null; dimension: Dimension; limit: number; excess: number });
+
+export type CheckResult = Check & { estimate: Estimate };
+
+export interface CheckOptions extends BudgetOptions {
+  profile?: ProfileName | string;
+  model?: string;
+  api?: Api;
+  remaining_tokens?: number;
+  remaining_requests?: number;
+  /** `577ms`, `5.94s`, `6m0s`, plain seconds. */
+  reset_tokens?: string;
+  reset_requests?: string;
+  headers?: HeadersLike;
+  /** The output cap reserved at admission (overrides the request body's). */
+  max_tokens?: number;
+  policy?: Policy;
+  /** Treat a string input as a request body (objects always are). */
+  request?: boolean;
+}
+
+/** `llm-preflight check`: a prompt (string) or a request body (object, or string with `request: true`). */
+export function check(input: string | Record<string, unknown>, options: CheckOptions, now?: number): CheckResult;
+
+export interface DimensionState {
+  limit: number | null;
+  remaining: number | null;
+  reset_ms: number | null;
+}
+
+export interface RateLimitHeaders {
+  requests: DimensionState;
+  tokens: DimensionState;
+  input_tokens: DimensionState;
+  output_tokens: DimensionState;
+  retry_after_ms: number | null;
+  /** Rate-limit headers whose values could not be used. */
+  malformed: { name: string; value: string; message: string }[];
+}
+
+export function parseRateLimitHeaders(headers: HeadersLike, now?: number): RateLimitHeaders;
+
+export type RefusalKind =
+  | 'rate_limit_requests' | 'rate_limit_tokens' | 'rate_limit_other' | 'too_large' | 'quota_exhausted'
+  | 'overloaded' | 'context_length' | 'other';
+
+export interface Refusal {
+  kind: RefusalKind;
+  retryable: boolean;
+  retry_after_ms: number | null;
+  limit: number | null;
+  requested: number | null;
+  used: number | null;
+  dimension: 'requests' | 'tokens' | null;
+  window: 'minute' | 'day' | 'month' | null;
+  status: number | null;
+  message: string | null;
+  output_delivered: boolean;
+}
+
+export interface ResponseLike {
+  status?: number | null;
+  headers?: HeadersLike;
+  /** The raw body text (or a parsed JSON object). */
+  body?: string | Record<string, unknown> | null;
+}
+
+export function classifyResponse(response: ResponseLike, now?: number): Refusal;
+/** Looks for an error frame in streamed text (SSE or NDJSON); `null` when there is none. */
+export function classifyStreamChunk(chunk: string, response?: Omit<ResponseLike, 'body'>, now?: number): Refusal | null;
+
+export type FallbackReason =
+  | 'deadline_too_short' | 'wait_exceeds_cap' | 'attempts_exhausted' | 'repeated_overload'
+  | 'retry_budget_exhausted' | 'circuit_open';
+export type GiveUpReason = 'quota_exhausted' | 'not_retryable' | 'unsafe_to_resend';
+
+/** What to do next, discriminated by `type`. */
+export type Action =
+  | { type: 'retry'; after_ms: number }
+  | { type: 'fallback'; reason: FallbackReason }
+  | { type: 'shrink'; by_tokens: number | null }
+  | { type: 'give_up'; reason: GiveUpReason };
+
+export interface RetryOptions {
+  /** 0 for the first refusal. */
+  attempt?: number;
+  base_ms?: number;
+  cap_ms?: number;
+  max_attempts?: number;
+  max_overloaded_attempts?: number;
+  /** In the same clock as `now`. */
+  deadline_ms?: number;
+  idempotency_key?: boolean;
+  side_effects_ran?: boolean;
+}
+
+/** `random` defaults to Math.random(), `now` to Date.now(). */
+export function nextAction(refusal: Refusal, options?: RetryOptions, now?: number, random?: number): Action;
+
+/** `llm-preflight explain-response`: the same input, the same output. */
+export function explainResponse(input: string | {
+  status?: number | null;
+  headers?: Record<string, string | number | string[]> | null;
+  body?: string | null;
+  stream?: boolean;
+  now_ms?: number;
+}): {
+  kind: RefusalKind;
+  retryable: boolean;
+  retry_after_ms: number | null;
+  limit: number | null;
+  requested: number | null;
+  used: number | null;
+  dimension: 'requests' | 'tokens' | null;
+  window: 'minute' | 'day' | 'month' | null;
+  action: Action;
+};
+
+export function profiles(): { profile: ProfileName; description: string }[];
+
+/** A token count, an estimate, a request estimate, or a band with an optional output cap. */
+export type CostLike =
+  | number
+  | Estimate
+  | RequestEstimate
+  | { tokens: number; low?: number; high?: number; max_output?: number | null; incomplete?: boolean };
+
+export interface PolicyOptions {
+  policy?: Policy;
+  /** The output cap reserved at admission (overrides the cost's). */
+  max_output?: number;
+}
+
+export interface Settled {
+  reserved: number;
+  used: number;
+  /** Negative when usage went beyond the reservation. */
+  refunded: number;
+}
+
+export type Usage = { input_tokens: number; output_tokens: number } | Record<string, unknown>;
+
+/** Capacity held for one admitted request. Settle it or release it. */
+export class Reservation {
+  private constructor();
+  readonly check: Check;
+  /** Whether it still holds capacity. */
+  readonly active: boolean;
+  held(dimension: Dimension): number;
+  /** `{input_tokens, output_tokens}` or a whole response body with a usage block. */
+  settle(usage: Usage | string, now?: number): Settled;
+  release(): void;
+}
+
+export type Refused =
+  | { ok: false; refused: 'not_yet'; wait_ms: number; dimension: Dimension }
+  | { ok: false; refused: 'never'; dimension: Dimension; limit: number; needed: number; excess: number };
+
+export type ReserveResult = { ok: true; reservation: Reservation; check: Check } | Refused;
+
+/** One key's budget, with the reservations in flight. */
+export class Ledger {
+  constructor(budget: BudgetOptions, now?: number);
+  check(cost: CostLike, options?: PolicyOptions, now?: number): Check;
+  tryReserve(cost: CostLike, options?: PolicyOptions, now?: number): ReserveResult;
+  /** Applies a response's rate-limit headers; returns what they said. */
+  observe(headers: HeadersLike, now?: number): RateLimitHeaders;
+  readonly inFlight: number;
+  held(dimension: Dimension): number;
+  /** What one bucket holds now; null when the budget does not limit that dimension. */
+  available(dimension: Dimension, now?: number): number | null;
+  snapshot(): Record<string, unknown>;
+}
+
+export type ShedReason =
+  | { reason: 'never_sendable'; dimension: Dimension; limit: number; needed: number; excess: number }
+  | { reason: 'deadline_unreachable'; earliest_start_ms: number; deadline_ms: number }
+  | { reason: 'queue_full'; work_ms: number; max_work_ms: number };
+
+export type Shed = ShedReason & { retry_after_ms: number | null; message: string };
+
+export type OfferResult<T> =
+  | { offer: 'admitted'; item: T; reservation: Reservation; check: Check }
+  | { offer: 'queued'; eta_ms: number; position: number }
+  | ({ offer: 'shed'; item: T } & Shed);
+
+export interface PollResult<T> {
+  admitted: { item: T; reservation: Reservation }[];
+  shed: ({ item: T } & Shed)[];
+  /** When to poll again; null when the queue is empty. */
+  wake_at_ms: number | null;
+}
+
+/** A FIFO admission queue over a ledger, bounded in milliseconds of work rather than in requests. */
+export class AdmissionQueue<T = unknown> {
+  constructor(ledger: Ledger, options: { policy?: Policy; max_work_ms: number });
+  readonly length: number;
+  /** `deadline`: the latest time it may start, in the same clock as `now`. */
+  offer(item: T, cost: CostLike, deadline: number, now?: number): OfferResult<T>;
+  poll(now?: number): PollResult<T>;
+}

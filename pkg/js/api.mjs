@@ -1,0 +1,373 @@
+// The JavaScript face of llm-preflight: thin wrappers that check argument types, convert them (strings, numbers,
+// JSON text, header pairs) and parse the JSON results. Every decision is made in Rust (pkg/wasm/src/lib.rs and
+// the llm-preflight crate). Time defaults to Date.now() and randomness to Math.random() here, at the boundary only.
+
+/** Strings longer than this are fed to the estimator in pieces, so wasm memory stays bounded. */
+const CHUNK = 1 << 20;
+
+function fail(message) {
+  throw new TypeError(`llm-preflight: ${message}`);
+}
+
+function typeName(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number' && Number.isNaN(v)) return 'NaN';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v).slice(0, 40)}`;
+}
+
+function str(v, what) {
+  if (typeof v !== 'string') fail(`${what} must be a string, got ${typeName(v)}`);
+  return v;
+}
+
+function optStr(v, what) {
+  return v === undefined || v === null ? undefined : str(v, what);
+}
+
+function num(v, what) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${what} must be a finite number, got ${typeName(v)}`);
+  return v;
+}
+
+function isPlainObject(v) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function options(v, what, allowed) {
+  if (v === undefined || v === null) return {};
+  if (!isPlainObject(v)) fail(`${what} must be an object, got ${typeName(v)}`);
+  for (const k of Object.keys(v)) {
+    if (!allowed.includes(k)) fail(`${what}: unknown option ${JSON.stringify(k)}; the options are ${allowed.join(', ')}`);
+  }
+  return v;
+}
+
+function time(now) {
+  return now === undefined ? Date.now() : num(now, 'now');
+}
+
+/** JSON text for Rust; non-finite numbers, bigints and cycles become clear errors instead of silent nulls. */
+function json(v, what) {
+  try {
+    return JSON.stringify(v, (k, x) => {
+      if (typeof x === 'number' && !Number.isFinite(x)) fail(`${what}: ${k || 'value'} must be a finite number, got ${x}`);
+      if (typeof x === 'bigint') fail(`${what}: ${k || 'value'} must be a number, not a bigint`);
+      return x;
+    });
+  } catch (e) {
+    if (e instanceof TypeError && e.message.startsWith('llm-preflight:')) throw e;
+    fail(`${what} cannot be converted to JSON: ${e.message}`);
+  }
+}
+
+/** Headers as `[[name, value], ...]` from a fetch Headers, a Map, pairs, a plain object or IncomingHttpHeaders. */
+function headerPairs(h, what = 'headers') {
+  if (h === undefined || h === null) return [];
+  const out = [];
+  const push = (n, v) => {
+    if (v === undefined || v === null) return;
+    if (Array.isArray(v)) {
+      for (const x of v) push(n, x);
+      return;
+    }
+    if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
+    if (typeof v !== 'string') fail(`${what}: header ${JSON.stringify(String(n))} must be a string, a number or an array of them`);
+    out.push([str(n, `${what}: a header name`), v]);
+  };
+  if (Array.isArray(h)) {
+    for (const p of h) {
+      if (!Array.isArray(p) || p.length !== 2) fail(`${what}: an array of headers must hold [name, value] pairs`);
+      push(p[0], p[1]);
+    }
+  } else if (typeof h === 'object' && typeof h.forEach === 'function' && typeof h.get === 'function') {
+    h.forEach((v, n) => push(n, v)); // fetch Headers or Map: forEach(value, name)
+  } else if (isPlainObject(h)) {
+    for (const n of Object.keys(h)) push(n, h[n]);
+  } else {
+    fail(`${what} must be a Headers, a Map, an object of names to values or [name, value] pairs, got ${typeName(h)}`);
+  }
+  return out;
+}
+
+/** A cost for the ledger: a token count, an estimate, a request estimate, or `{low, tokens, high}`. */
+function toCost(c, maxOutput) {
+  let cost;
+  if (typeof c === 'number') {
+    num(c, 'cost');
+    cost = { low: c, tokens: c, high: c, max_output: null, incomplete: false };
+  } else if (isPlainObject(c) && isPlainObject(c.estimate)) {
+    const e = c.estimate;
+    cost = { low: e.low, tokens: e.tokens, high: e.high, max_output: c.max_output ?? null, incomplete: !!c.incomplete };
+  } else if (isPlainObject(c) && 'tokens' in c) {
+    const t = c.tokens;
+    cost = { low: c.low ?? t, tokens: t, high: c.high ?? t, max_output: c.max_output ?? null, incomplete: !!c.incomplete };
+  } else {
+    fail(`cost must be a token count, an estimate, a request estimate or {low, tokens, high}, got ${typeName(c)}`);
+  }
+  for (const k of ['low', 'tokens', 'high']) num(cost[k], `cost ${k}`);
+  if (maxOutput !== undefined) cost.max_output = num(maxOutput, 'max_output');
+  return json(cost, 'cost');
+}
+
+export function makeApi(w) {
+  function estimate(text, opts) {
+    str(text, 'text');
+    const o = options(opts, 'estimate options', ['profile', 'model']);
+    const profile = optStr(o.profile, 'profile');
+    const model = optStr(o.model, 'model');
+    if (text.length <= CHUNK) return JSON.parse(w.estimate(text, profile, model));
+    const e = new w.Estimator(profile, model);
+    try {
+      for (let i = 0; i < text.length; ) {
+        let j = Math.min(i + CHUNK, text.length);
+        const c = text.charCodeAt(j - 1);
+        if (j < text.length && c >= 0xd800 && c <= 0xdbff) j -= 1; // keep a surrogate pair together
+        e.update(text.slice(i, j));
+        i = j;
+      }
+      return JSON.parse(e.finish());
+    } finally {
+      e.free();
+    }
+  }
+
+  class Estimator {
+    #e;
+    constructor(opts) {
+      const o = options(opts, 'Estimator options', ['profile', 'model']);
+      this.#e = new w.Estimator(optStr(o.profile, 'profile'), optStr(o.model, 'model'));
+    }
+    update(chunk) {
+      if (chunk instanceof Uint8Array) {
+        for (let i = 0; i < chunk.length; i += CHUNK) this.#e.updateBytes(chunk.subarray(i, i + CHUNK));
+      } else {
+        str(chunk, 'chunk');
+        for (let i = 0; i < chunk.length; ) {
+          let j = Math.min(i + CHUNK, chunk.length);
+          const c = chunk.charCodeAt(j - 1);
+          if (j < chunk.length && c >= 0xd800 && c <= 0xdbff) j -= 1;
+          this.#e.update(chunk.slice(i, j));
+          i = j;
+        }
+      }
+      return this;
+    }
+    finish() {
+      return JSON.parse(this.#e.finish());
+    }
+    free() {
+      this.#e.free();
+    }
+  }
+
+  function body(b, what) {
+    if (typeof b === 'string') return b;
+    if (!isPlainObject(b)) fail(`${what} must be a JSON string or an object, got ${typeName(b)}`);
+    return json(b, what);
+  }
+
+  function estimateRequest(requestBody, opts) {
+    const o = options(opts, 'estimateRequest options', ['profile', 'model', 'api']);
+    const text = body(requestBody, 'request body');
+    const ro = { profile: optStr(o.profile, 'profile'), model: optStr(o.model, 'model'), api: optStr(o.api, 'api') };
+    return JSON.parse(w.estimateRequest(text, json(ro, 'estimateRequest options')));
+  }
+
+  const CHECK_OPTIONS = [
+    'provider', 'tpm', 'rpm', 'itpm', 'otpm', 'tpd', 'rpd', 'context_window', 'profile', 'model', 'api',
+    'remaining_tokens', 'remaining_requests', 'reset_tokens', 'reset_requests', 'headers', 'max_tokens', 'policy',
+    'request',
+  ];
+
+  function check(input, opts, now) {
+    const o = { ...options(opts, 'check options', CHECK_OPTIONS) };
+    const isRequest = typeof input !== 'string' || o.request === true;
+    if (o.request !== undefined && typeof o.request !== 'boolean') fail('request must be true or false');
+    delete o.request;
+    const text = isRequest ? body(input, 'request body') : input;
+    if (o.headers !== undefined) o.headers = headerPairs(o.headers);
+    return JSON.parse(w.check(text, isRequest, json(o, 'check options'), time(now)));
+  }
+
+  function parseRateLimitHeaders(headers, now) {
+    return JSON.parse(w.parseRateLimitHeaders(json(headerPairs(headers), 'headers'), time(now)));
+  }
+
+  function response(r, what, withBody) {
+    const o = options(r, what, withBody ? ['status', 'headers', 'body'] : ['status', 'headers']);
+    const status = o.status === undefined || o.status === null ? null : num(o.status, 'status');
+    const out = { status, headers: headerPairs(o.headers) };
+    if (withBody && o.body !== undefined && o.body !== null) out.body = body(o.body, 'body');
+    return json(out, what);
+  }
+
+  function classifyResponse(r, now) {
+    if (!isPlainObject(r)) fail(`classifyResponse takes {status, headers, body}, got ${typeName(r)}`);
+    return JSON.parse(w.classifyResponse(response(r, 'response', true), time(now)));
+  }
+
+  function classifyStreamChunk(chunk, r, now) {
+    str(chunk, 'chunk');
+    return JSON.parse(w.classifyStreamChunk(chunk, response(r, 'response', false), time(now)));
+  }
+
+  function explainResponse(input) {
+    return JSON.parse(w.explainResponse(body(input, 'explainResponse input')));
+  }
+
+  const RETRY_OPTIONS = [
+    'attempt', 'base_ms', 'cap_ms', 'max_attempts', 'max_overloaded_attempts', 'deadline_ms', 'idempotency_key',
+    'side_effects_ran',
+  ];
+
+  function nextAction(refusal, opts, now, random) {
+    if (!isPlainObject(refusal)) fail(`refusal must be what classifyResponse returned, got ${typeName(refusal)}`);
+    const o = options(opts, 'nextAction options', RETRY_OPTIONS);
+    const r = random === undefined ? Math.random() : num(random, 'random');
+    return JSON.parse(w.nextAction(json(refusal, 'refusal'), json(o, 'nextAction options'), time(now), r));
+  }
+
+  function profiles() {
+    return JSON.parse(w.profiles());
+  }
+
+  function policyOf(opts, what) {
+    const o = options(opts, what, ['policy', 'max_output']);
+    return [optStr(o.policy, 'policy'), o.max_output];
+  }
+
+  class Reservation {
+    #r;
+    constructor(r) {
+      this.#r = r;
+    }
+    /** The check it was admitted on. */
+    get check() {
+      return JSON.parse(this.#r.check());
+    }
+    held(dimension) {
+      return this.#r.held(str(dimension, 'dimension'));
+    }
+    /** Whether it still holds capacity (not yet settled or released). */
+    get active() {
+      return this.#r.held_now;
+    }
+    settle(usage, now) {
+      return JSON.parse(this.#r.settle(body(usage, 'usage'), time(now)));
+    }
+    release() {
+      this.#r.release();
+    }
+  }
+
+  const BUDGET_OPTIONS = ['provider', 'tpm', 'rpm', 'itpm', 'otpm', 'tpd', 'rpd', 'context_window'];
+
+  class Ledger {
+    #l;
+    constructor(budget, now) {
+      const b = options(budget, 'budget', BUDGET_OPTIONS);
+      this.#l = new w.Ledger(json(b, 'budget'), time(now));
+    }
+    /** @internal */
+    get _inner() {
+      return this.#l;
+    }
+    check(cost, opts, now) {
+      const [policy, maxOutput] = policyOf(opts, 'check options');
+      return JSON.parse(this.#l.check(toCost(cost, maxOutput), policy, time(now)));
+    }
+    tryReserve(cost, opts, now) {
+      const [policy, maxOutput] = policyOf(opts, 'tryReserve options');
+      const out = this.#l.tryReserve(toCost(cost, maxOutput), policy, time(now));
+      try {
+        const r = out.takeReservation();
+        const v = JSON.parse(out.json());
+        return r ? { ok: true, reservation: new Reservation(r), check: v } : { ok: false, ...v };
+      } finally {
+        out.free();
+      }
+    }
+    observe(headers, now) {
+      return JSON.parse(this.#l.observe(json(headerPairs(headers), 'headers'), time(now)));
+    }
+    get inFlight() {
+      return this.#l.inFlight();
+    }
+    held(dimension) {
+      return this.#l.held(str(dimension, 'dimension'));
+    }
+    available(dimension, now) {
+      return this.#l.available(str(dimension, 'dimension'), time(now)) ?? null;
+    }
+    snapshot() {
+      return JSON.parse(this.#l.snapshot());
+    }
+  }
+
+  class AdmissionQueue {
+    #q;
+    #items = new Map();
+    #next = 1;
+    constructor(ledger, opts) {
+      if (!(ledger instanceof Ledger)) fail('AdmissionQueue needs a Ledger');
+      const o = options(opts, 'AdmissionQueue options', ['policy', 'max_work_ms']);
+      this.#q = new w.AdmissionQueue(ledger._inner, optStr(o.policy, 'policy'), num(o.max_work_ms, 'max_work_ms'));
+    }
+    get length() {
+      return this.#q.length;
+    }
+    offer(item, cost, deadline, now) {
+      const c = toCost(cost);
+      const t = time(now);
+      const d = num(deadline, 'deadline');
+      const id = this.#next++;
+      if (this.#next > 0xffffffff) this.#next = 1;
+      const out = this.#q.offer(id, c, d, t);
+      try {
+        const v = JSON.parse(out.json());
+        if (v.offer === 'admitted') return { ...v, item, reservation: new Reservation(out.takeReservation()) };
+        if (v.offer === 'queued') this.#items.set(id, item);
+        else v.item = item;
+        return v;
+      } finally {
+        out.free();
+      }
+    }
+    poll(now) {
+      const out = this.#q.poll(time(now));
+      try {
+        const v = JSON.parse(out.json());
+        const admitted = v.admitted.map((id) => {
+          const item = this.#items.get(id);
+          this.#items.delete(id);
+          return { item, reservation: new Reservation(out.takeReservation()) };
+        });
+        const shed = v.shed.map(({ id, ...s }) => {
+          const item = this.#items.get(id);
+          this.#items.delete(id);
+          return { item, ...s };
+        });
+        return { admitted, shed, wake_at_ms: v.wake_at_ms };
+      } finally {
+        out.free();
+      }
+    }
+  }
+
+  return {
+    estimate,
+    Estimator,
+    estimateRequest,
+    check,
+    parseRateLimitHeaders,
+    classifyResponse,
+    classifyStreamChunk,
+    explainResponse,
+    nextAction,
+    profiles,
+    Ledger,
+    Reservation,
+    AdmissionQueue,
+  };
+}

@@ -1,0 +1,3 @@
+import exact from './exact.node.cjs';
+export const { count } = exact;
+export default exact;

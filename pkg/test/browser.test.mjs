@@ -1,0 +1,90 @@
+// Through a bundler into a page: esbuild bundles a page script that imports the package (the `browser`
+// condition), Chromium (headless, via playwright-core) loads it from 127.0.0.1, and its answers equal node's.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import * as lp from 'llm-preflight';
+
+const require = createRequire(import.meta.url);
+const esbuild = require('esbuild');
+const { chromium } = require('playwright-core');
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const page = `
+import { estimate, check, classifyResponse, nextAction, Ledger } from 'llm-preflight';
+const out = {};
+try {
+  out.estimate = estimate(document.getElementById('text').textContent, { profile: 'llama3' });
+  out.check = check('word '.repeat(3000), { tpm: 2000 });
+  const r = classifyResponse({ status: 429, headers: new Headers({ 'retry-after': '3' }), body: '{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1."}}' });
+  out.refusal = r;
+  out.action = nextAction(r, {}, 0, 0.5);
+  const l = new Ledger({ tpm: 1000 }, 0);
+  out.reserve = l.tryReserve(600, {}, 0).ok && !l.tryReserve(600, {}, 0).ok;
+  let errors = 0;
+  for (let i = 0; i < 200; i++) { try { estimate(i % 2 ? undefined : 'x', { profile: 'nope' }); } catch (e) { if (e instanceof Error && !(e instanceof WebAssembly.RuntimeError)) errors++; } }
+  out.errors = errors;
+  out.after = estimate(document.getElementById('text').textContent, { profile: 'llama3' });
+} catch (e) {
+  out.failure = String(e && e.stack || e);
+}
+window.__result = out;
+document.getElementById('done').textContent = 'done';
+`;
+
+const TEXT = 'Grüße aus Köln! fn main() { let x = vec![1, 2, 3]; } 東京は晴れです。🙂';
+
+test('esbuild bundle in headless Chromium gives node\'s answers', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'llm-preflight-browser-'));
+  try {
+    writeFileSync(join(dir, 'page.mjs'), page);
+    await esbuild.build({
+      entryPoints: [join(dir, 'page.mjs')], bundle: true, format: 'esm', platform: 'browser',
+      outfile: join(dir, 'bundle.js'), logLevel: 'warning',
+      // The package under test, wherever it is installed (the repository's pkg/, or a temporary project's copy).
+      alias: { 'llm-preflight': dirname(require.resolve('llm-preflight/package.json')) },
+      conditions: ['browser'],
+    });
+    const bundle = readFileSync(join(dir, 'bundle.js'), 'utf8');
+    assert.ok(!bundle.includes('tiktoken') && !bundle.includes('exact-'), 'the exact counters stay out of the core bundle');
+    const html = `<!doctype html><meta charset="utf-8"><pre id="text">${TEXT}</pre><p id="done"></p><script type="module" src="/bundle.js"></script>`;
+    const server = createServer((req, res) => {
+      if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const browser = await chromium.launch({
+      executablePath, headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const tab = await browser.newPage();
+      const logs = [];
+      tab.on('pageerror', (e) => logs.push(String(e)));
+      await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+      await tab.waitForFunction(() => window.__result !== undefined, null, { timeout: 20_000 }).catch(() => {});
+      const got = await tab.evaluate(() => window.__result);
+      assert.ok(got, `the page produced nothing: ${logs.join('\n')}`);
+      assert.equal(got.failure, undefined, got.failure);
+      assert.deepEqual(got.estimate, lp.estimate(TEXT, { profile: 'llama3' }));
+      assert.deepEqual(got.after, got.estimate);
+      const nodeCheck = lp.check('word '.repeat(3000), { tpm: 2000 });
+      assert.equal(got.check.verdict, 'never_sendable');
+      assert.deepEqual(got.check, nodeCheck);
+      assert.equal(got.refusal.kind, 'rate_limit_requests');
+      assert.equal(got.refusal.retry_after_ms, 3000);
+      assert.deepEqual(got.action, lp.nextAction(got.refusal, {}, 0, 0.5));
+      assert.equal(got.reserve, true);
+      assert.equal(got.errors, 200);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

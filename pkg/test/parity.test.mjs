@@ -1,0 +1,84 @@
+// The JavaScript results equal the CLI's (`target/debug/llm-preflight`) for the same inputs.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { estimate, check, explainResponse } from 'llm-preflight';
+import { corpusSamples, requireCli } from './helpers.mjs';
+
+const cli = requireCli();
+const run = (args, input) => execFileSync(cli, args, { input, encoding: 'utf8', maxBuffer: 64 << 20 });
+const samples = corpusSamples(1);
+const tmp = mkdtempSync(join(tmpdir(), 'llm-preflight-parity-'));
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('estimate: every corpus kind, several profiles', () => {
+  assert.ok(samples.length >= 25, `only ${samples.length} corpus samples`);
+  for (const profile of ['o200k', 'cl100k', 'llama3', 'gemini', 'claude-legacy']) {
+    const out = run(['estimate', '--profile', profile, ...samples.map((s) => s.path)]).trim().split('\n');
+    assert.equal(out.length, samples.length);
+    out.forEach((line, i) => {
+      const { source, ...want } = JSON.parse(line);
+      const { mix, ...got } = estimate(samples[i].text, { profile });
+      assert.deepEqual(got, want, `${samples[i].name} (${profile})`);
+    });
+  }
+  for (const model of ['gpt-4o', 'claude-sonnet-4', 'meta-llama/Llama-3.1-8B-Instruct']) {
+    const { source, ...want } = JSON.parse(run(['estimate', '--model', model, samples[0].path]));
+    const { mix, ...got } = estimate(samples[0].text, { model });
+    assert.deepEqual(got, want, model);
+  }
+});
+
+test('check: prompts and request bodies, with budgets and remaining tokens', () => {
+  const prompt = samples.find((s) => s.name.startsWith('prose-en')).text;
+  const body = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 700, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: prompt }] });
+  const bodyPath = join(tmp, 'body.json');
+  writeFileSync(bodyPath, body);
+  const promptPath = join(tmp, 'prompt.txt');
+  writeFileSync(promptPath, prompt);
+  const cases = [
+    [['--tpm', '100000'], {}],
+    [['--tpm', '200'], {}],
+    [['--tpm', '30000', '--remaining-tokens', '5', '--reset-tokens', '6m0s'], { remaining_tokens: 5, reset_tokens: '6m0s' }],
+    [['--tpm', '30000', '--rpm', '10', '--remaining-requests', '0', '--reset-requests', '5.94s'], { rpm: 10, remaining_requests: 0, reset_requests: '5.94s' }],
+    [['--tpm', '30000', '--policy', 'conservative', '--max-tokens', '29000'], { policy: 'conservative', max_tokens: 29000 }],
+    [['--tpm', '30000', '--model', 'claude-sonnet-4'], { model: 'claude-sonnet-4' }],
+  ];
+  for (const [flags, opts] of cases) {
+    const tpm = Number(flags[1]);
+    for (const [file, input, extra] of [[promptPath, prompt, []], [bodyPath, JSON.parse(body), ['--request']]]) {
+      const want = JSON.parse(run(['check', ...flags, ...extra, file]));
+      const got = check(input, { tpm, ...opts });
+      delete want.estimate.source;
+      delete got.estimate.mix;
+      const keys = ['verdict', 'dimension', 'needed', 'limit', 'excess', 'estimate'];
+      const pick = (o) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+      assert.deepEqual(pick(got), pick(want), `${flags.join(' ')} ${extra.join(' ')}`);
+      // Waits are measured from each side's own clock reading: equal to within the time between the two calls.
+      if (want.wait_ms === null) assert.equal(got.wait_ms, null);
+      else assert.ok(Math.abs(got.wait_ms - want.wait_ms) <= 2000, `${got.wait_ms} vs ${want.wait_ms}`);
+    }
+  }
+});
+
+test('explain-response: the same input gives the same output', () => {
+  const responses = [
+    { status: 429, headers: { 'retry-after': '6', 'x-ratelimit-remaining-tokens': '0' }, body: '{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit 10000, Used 9840, Requested 1210. Please try again in 6.3s.","type":"tokens","code":"rate_limit_exceeded"}}' },
+    { status: 413, headers: {}, body: '{"error":{"message":"Request too large for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 8000, Requested 8478, please reduce your message size and try again.","type":"tokens","code":"rate_limit_exceeded"}}' },
+    { status: 429, headers: { 'anthropic-ratelimit-input-tokens-reset': '2025-01-01T12:00:30Z', 'retry-after': '30' }, body: '{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}', now_ms: Date.UTC(2025, 0, 1, 12) },
+    { status: 529, headers: {}, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+    { status: 429, headers: {}, body: '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"17s"}]}}' },
+    { status: 429, headers: {}, body: '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}' },
+    { status: 400, headers: {}, body: '{"error":{"message":"This model\'s maximum context length is 128000 tokens. However, you requested 130500 tokens (126500 in the messages, 4000 in the completion).","type":"invalid_request_error","code":"context_length_exceeded"}}' },
+    { status: 200, headers: {}, body: 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"error":{"message":"overloaded","type":"server_error"}}\n\n', stream: true },
+    { status: 503, headers: { 'retry-after': 'Wed, 01 Jan 2025 12:00:10 GMT', date: 'Wed, 01 Jan 2025 12:00:00 GMT' }, body: 'Service Unavailable' },
+    { status: null, headers: null, body: null },
+  ];
+  for (const r of responses) {
+    const input = JSON.stringify(r);
+    assert.deepEqual(explainResponse(input), JSON.parse(run(['explain-response'], input)), input.slice(0, 80));
+  }
+});
