@@ -27,7 +27,10 @@ fn mixed_text() -> String {
                 .filter(|p| p.extension().is_some_and(|x| x == "txt"))
                 .collect();
             files.sort();
-            files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect()
+            files
+                .iter()
+                .filter_map(|f| std::fs::read_to_string(f).ok())
+                .collect()
         })
         .collect();
     let mut out = String::new();
@@ -53,7 +56,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("mixed");
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.sample_size(20);
-    g.bench_function("llm-preflight estimate", |b| b.iter(|| estimate(black_box(&text), Profile::O200k)));
+    g.bench_function("llm-preflight estimate", |b| {
+        b.iter(|| estimate(black_box(&text), Profile::O200k))
+    });
     g.bench_function("llm-preflight streaming 64KiB chunks", |b| {
         b.iter(|| {
             let mut e = Estimator::new(Profile::O200k);
@@ -66,13 +71,19 @@ fn bench(c: &mut Criterion) {
     g.bench_function("token-estimate", |b| {
         b.iter(|| token_estimate::estimate(black_box(&text), token_estimate::Profile::Mixed))
     });
-    g.bench_function("tokenx-rs", |b| b.iter(|| tokenx_rs::estimate_token_count(black_box(&text))));
-    g.bench_function("utf-8 char count (floor)", |b| b.iter(|| black_box(&text).chars().count()));
+    g.bench_function("tokenx-rs", |b| {
+        b.iter(|| tokenx_rs::estimate_token_count(black_box(&text)))
+    });
+    g.bench_function("utf-8 char count (floor)", |b| {
+        b.iter(|| black_box(&text).chars().count())
+    });
     #[cfg(feature = "exact")]
     {
         let bpe = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k");
         g.sample_size(10);
-        g.bench_function("tiktoken-rs o200k exact", |b| b.iter(|| bpe.count(black_box(&text))));
+        g.bench_function("tiktoken-rs o200k exact", |b| {
+            b.iter(|| bpe.count(black_box(&text)))
+        });
     }
     g.finish();
 }

@@ -117,7 +117,8 @@ impl ContentKind {
         if (rep + long_ws) / chars > 0.4 {
             return ContentKind::Repetitive;
         }
-        if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35 || v[f::MIXED_ALNUM_CHARS] as f64 / nonspace > 0.5
+        if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35
+            || v[f::MIXED_ALNUM_CHARS] as f64 / nonspace > 0.5
         {
             return ContentKind::Encoded;
         }
@@ -143,12 +144,19 @@ impl ContentKind {
             if script_share(f::INDIC_CHARS) > 0.4 {
                 return ContentKind::Indic;
             }
-            if script_share(f::GREEK_CHARS) + script_share(f::SEA_CHARS) + script_share(f::OTHER_CHARS) > 0.4 {
+            if script_share(f::GREEK_CHARS)
+                + script_share(f::SEA_CHARS)
+                + script_share(f::OTHER_CHARS)
+                > 0.4
+            {
                 return ContentKind::OtherScript;
             }
         }
         let json_marks = (s.quotes + s.colons + s.commas + s.braces + s.brackets) as f64;
-        if matches!(s.first_nonspace, Some('{') | Some('[')) && json_marks / nonspace > 0.1 && s.quotes >= 2 {
+        if matches!(s.first_nonspace, Some('{') | Some('['))
+            && json_marks / nonspace > 0.1
+            && s.quotes >= 2
+        {
             return ContentKind::Json;
         }
         if s.backslashes as f64 / nonspace > 0.012 && s.backslashes > s.angles {
@@ -159,7 +167,9 @@ impl ContentKind {
         }
         let lines = (s.lines + 1) as f64;
         let digits = v[f::DIGITS] as f64;
-        if s.lines >= 2 && (s.commas as f64 / lines >= 2.0 || v[f::TABS] as f64 / lines >= 2.0) && letters / nonspace < 0.6
+        if s.lines >= 2
+            && (s.commas as f64 / lines >= 2.0 || v[f::TABS] as f64 / lines >= 2.0)
+            && letters / nonspace < 0.6
         {
             return ContentKind::Tabular;
         }
@@ -167,7 +177,9 @@ impl ContentKind {
             return ContentKind::Numeric;
         }
         let code_marks = (s.braces + s.parens + s.semicolons + s.equals + s.brackets) as f64;
-        if code_marks / nonspace > 0.04 || (s.indented_lines as f64 / lines > 0.3 && code_marks / nonspace > 0.015) {
+        if code_marks / nonspace > 0.04
+            || (s.indented_lines as f64 / lines > 0.3 && code_marks / nonspace > 0.015)
+        {
             return ContentKind::Code;
         }
         ContentKind::Prose
@@ -304,20 +316,41 @@ pub fn linear(x: &Features, profile: Profile) -> f64 {
 /// Prices counted features for a profile. Exposed for tools that scan once and price many ways.
 pub fn from_features(x: &Features, profile: Profile) -> Estimate {
     let p = profile as usize;
-    from_features_with(x, profile, tables::WEIGHTS[p], tables::BANDS[p])
+    from_features_with(
+        x,
+        profile,
+        tables::WEIGHTS[p],
+        tables::BANDS[p],
+        tables::SPREAD[p],
+    )
 }
 
-/// Prices counted features with given rates and per-kind bands (the calibration tool tries candidate tables
-/// through this; everyone else wants [`from_features`]).
-pub fn from_features_with(x: &Features, profile: Profile, w: &[f64], bands: &[[f64; 3]]) -> Estimate {
+/// Prices counted features with given tables (the calibration tool tries candidate tables through this;
+/// everyone else wants [`from_features`]).
+///
+/// `L = Σ rate × count` is the linear estimate. For the detected kind, `bands[kind] = [m, z_lo, z_hi]` and
+/// `σ = sqrt(spread[0] + spread[1] / L)`: the median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to
+/// `L·e^(m + z_hi·σ)`, so short texts get wider bands than long ones, as measured.
+pub fn from_features_with(
+    x: &Features,
+    profile: Profile,
+    w: &[f64],
+    bands: &[[f64; 3]],
+    spread: [f64; 2],
+) -> Estimate {
     let kind = ContentKind::detect(x);
-    // A table written before this kind existed has no band for it: the widest plausible one then.
-    let [q_lo, q_mid, q_hi] = bands.get(kind as usize).copied().unwrap_or([0.25, 1.0, 4.0]);
+    // A table written before this kind existed has no band for it: a wide one then.
+    let [m, z_lo, z_hi] = bands
+        .get(kind as usize)
+        .copied()
+        .unwrap_or([0.0, -3.0, 3.0]);
     let mut per_class = [0.0f64; Class::COUNT];
     for i in 0..NF {
         per_class[Class::of_feature(i) as usize] += rate(w, i) * x.v[i] as f64;
     }
     let lin: f64 = per_class.iter().sum();
+    let sigma = (spread[0] + spread[1] / lin.max(1.0)).max(0.0).sqrt();
+    let q_mid = m.exp();
     let (tokens, low, high) = if x.chars == 0 {
         (0, 0, 0)
     } else {
@@ -326,8 +359,8 @@ pub fn from_features_with(x: &Features, profile: Profile, w: &[f64], bands: &[[f
         let cap = x.bytes + 1;
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
         let tokens = clamp((lin * q_mid).round());
-        let low = clamp((lin * q_lo).floor()).min(tokens);
-        let high = clamp((lin * q_hi).ceil()).max(tokens);
+        let low = clamp((lin * (m + z_lo * sigma).exp()).floor()).min(tokens);
+        let high = clamp((lin * (m + z_hi * sigma).exp()).ceil()).max(tokens);
         (tokens, low, high)
     };
     let mut mix: Vec<MixPart> = Class::ALL

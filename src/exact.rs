@@ -37,7 +37,9 @@ pub struct ExactCounter {
 
 impl fmt::Debug for ExactCounter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ExactCounter").field("profile", &self.profile).finish()
+        f.debug_struct("ExactCounter")
+            .field("profile", &self.profile)
+            .finish()
     }
 }
 

@@ -26,6 +26,7 @@ pub mod estimate;
 pub mod exact;
 pub mod profile;
 pub mod scan;
+#[rustfmt::skip]
 mod tables;
 
 pub use estimate::{estimate, Content, ContentKind, Estimate, Estimator, MixPart};

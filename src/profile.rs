@@ -4,10 +4,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A tokenizer family. Each has its own calibrated rates and bands (see [`crate::tables`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Profile {
     /// OpenAI `o200k_base`: GPT-4o, GPT-4.1, GPT-4.5, the o-series, GPT-5, gpt-oss. The default.
     #[serde(rename = "o200k")]
+    #[default]
     O200k,
     /// OpenAI `cl100k_base`: GPT-4, GPT-3.5-turbo, text-embedding-3.
     #[serde(rename = "cl100k")]
@@ -47,7 +48,11 @@ pub struct UnknownProfile {
 
 impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} {:?}; the profiles are: ", self.what, self.name)?;
+        write!(
+            f,
+            "unknown {} {:?}; the profiles are: ",
+            self.what, self.name
+        )?;
         for (i, p) in Profile::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
@@ -148,19 +153,44 @@ impl Profile {
             "computer-use",
         ]) {
             Profile::O200k
-        } else if starts(&["gpt-4", "gpt-3.5", "gpt-35", "text-embedding-3", "text-embedding-ada-002"]) {
+        } else if starts(&[
+            "gpt-4",
+            "gpt-3.5",
+            "gpt-35",
+            "text-embedding-3",
+            "text-embedding-ada-002",
+        ]) {
             Profile::Cl100k
         } else if starts(&["llama-3", "llama3", "meta-llama-3"]) {
             Profile::Llama3
-        } else if starts(&["qwen3", "qwen-3", "qwen2", "qwen-2", "qwq", "qwen-max", "qwen-plus", "qwen-turbo"]) {
+        } else if starts(&[
+            "qwen3",
+            "qwen-3",
+            "qwen2",
+            "qwen-2",
+            "qwq",
+            "qwen-max",
+            "qwen-plus",
+            "qwen-turbo",
+        ]) {
             Profile::Qwen3
-        } else if starts(&["deepseek-v3", "deepseek-chat", "deepseek-reasoner", "deepseek-r1"]) {
+        } else if starts(&[
+            "deepseek-v3",
+            "deepseek-chat",
+            "deepseek-reasoner",
+            "deepseek-r1",
+        ]) {
             Profile::DeepseekV3
         } else if starts(&["gemini"]) {
             Profile::Gemini
         } else if starts(&["gemma-3", "gemma3"]) {
             Profile::Gemma3
-        } else if starts(&["mistral-7b", "open-mistral-7b", "mixtral-8x7b", "open-mixtral-8x7b"]) {
+        } else if starts(&[
+            "mistral-7b",
+            "open-mistral-7b",
+            "mixtral-8x7b",
+            "open-mixtral-8x7b",
+        ]) {
             Profile::MistralV1
         } else if starts(&["claude"]) {
             Profile::ClaudeLegacy
@@ -171,12 +201,6 @@ impl Profile {
             });
         };
         Ok(p)
-    }
-}
-
-impl Default for Profile {
-    fn default() -> Self {
-        Profile::O200k
     }
 }
 

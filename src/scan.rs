@@ -11,7 +11,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 61;
+pub const NF: usize = 87;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -84,6 +84,8 @@ pub mod f {
     pub const REP_WIDE_RUNS: usize = 58;
     pub const REP_WIDE_CHARS: usize = 59;
     pub const WS_LONG: usize = 60;
+    /// ASCII letters a to z (either case): 26 features from here.
+    pub const LETTER_A: usize = 61;
 }
 
 /// Feature names, in index order; the calibration tables are written against these.
@@ -149,6 +151,32 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "rep_wide_runs",
     "rep_wide_chars",
     "ws_long",
+    "letter_a",
+    "letter_b",
+    "letter_c",
+    "letter_d",
+    "letter_e",
+    "letter_f",
+    "letter_g",
+    "letter_h",
+    "letter_i",
+    "letter_j",
+    "letter_k",
+    "letter_l",
+    "letter_m",
+    "letter_n",
+    "letter_o",
+    "letter_p",
+    "letter_q",
+    "letter_r",
+    "letter_s",
+    "letter_t",
+    "letter_u",
+    "letter_v",
+    "letter_w",
+    "letter_x",
+    "letter_y",
+    "letter_z",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -321,7 +349,11 @@ const SCRIPT_FEATURES: [(usize, usize); 10] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// A letter; `upper` is true for capitals, `ascii` for ASCII letters.
-    Letter { script: Script, upper: bool, ascii: bool },
+    Letter {
+        script: Script,
+        upper: bool,
+        ascii: bool,
+    },
     /// A combining mark: continues the current letter run.
     Mark,
     Digit,
@@ -416,7 +448,10 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
         // Latin-1 Supplement and Latin Extended-A: the accented letters of European languages.
         0xc0..=0xd6 | 0xd8..=0xde => letter(Script::Latin, true),
         0xdf..=0xf6 | 0xf8..=0xff => letter(Script::Latin, false),
-        0x100..=0x17f => letter(Script::Latin, u % 2 == 0 && u != 0x138 && u != 0x149 && u != 0x17f),
+        0x100..=0x17f => letter(
+            Script::Latin,
+            u % 2 == 0 && u != 0x138 && u != 0x149 && u != 0x17f,
+        ),
         // Cyrillic.
         0x400..=0x42f => letter(Script::Cyrillic, true),
         0x430..=0x45f => letter(Script::Cyrillic, false),
@@ -427,19 +462,32 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
         0x3ac..=0x3ce => letter(Script::Greek, false),
         // Hebrew and Arabic letters, marks and digits.
         0x591..=0x5c7 | 0x610..=0x61a | 0x64b..=0x65f | 0x670 | 0x6d6..=0x6ed => Kind::Mark,
-        0x5d0..=0x5ea | 0x620..=0x64a | 0x66e..=0x6d3 | 0x6fa..=0x6fc => letter(Script::Arabic, false),
+        0x5d0..=0x5ea | 0x620..=0x64a | 0x66e..=0x6d3 | 0x6fa..=0x6fc => {
+            letter(Script::Arabic, false)
+        }
         0x660..=0x669 | 0x6f0..=0x6f9 => Kind::Digit,
         // Indic blocks: letters, vowel signs and viramas all continue a word; digits and dandas do not.
         0x964 | 0x965 | 0x970 => Kind::Sym(3),
-        0x966..=0x96f | 0x9e6..=0x9ef | 0xa66..=0xa6f | 0xae6..=0xaef | 0xb66..=0xb6f | 0xbe6..=0xbef | 0xc66..=0xc6f
-        | 0xce6..=0xcef | 0xd66..=0xd6f => Kind::Digit,
+        0x966..=0x96f
+        | 0x9e6..=0x9ef
+        | 0xa66..=0xa6f
+        | 0xae6..=0xaef
+        | 0xb66..=0xb6f
+        | 0xbe6..=0xbef
+        | 0xc66..=0xc6f
+        | 0xce6..=0xcef
+        | 0xd66..=0xd6f => Kind::Digit,
         0x900..=0xdff => letter(Script::Indic, false),
         // Thai, Lao, Myanmar, Khmer: no spaces between words; everything but digits continues a run.
         0xe50..=0xe59 | 0xed0..=0xed9 => Kind::Digit,
         0xe00..=0xeff | 0x1000..=0x109f | 0x1780..=0x17ff => letter(Script::Sea, false),
         // CJK.
-        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => letter(Script::Han, false),
-        0x3041..=0x309f | 0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => letter(Script::Kana, false),
+        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => {
+            letter(Script::Han, false)
+        }
+        0x3041..=0x309f | 0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => {
+            letter(Script::Kana, false)
+        }
         0xac00..=0xd7af | 0x1100..=0x11ff | 0x3130..=0x318f => letter(Script::Hangul, false),
         0xff10..=0xff19 => Kind::Digit,
         0xff21..=0xff3a => letter(Script::Latin, true),
@@ -449,17 +497,35 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
         // Whitespace, controls, marks.
         0x80..=0x9f => Kind::Control,
         0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f => Kind::OtherWs,
-        0x300..=0x36f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => Kind::Mark,
+        0x300..=0x36f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => {
+            Kind::Mark
+        }
         // Emoji and their modifiers (variation selectors, ZWJ, skin tones, keycaps, tags).
         0x200d | 0xfe0e | 0xfe0f | 0x20e3 | 0x1f3fb..=0x1f3ff | 0xe0020..=0xe007f => Kind::EmojiMod,
-        0x1f300..=0x1f5ff | 0x1f600..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1fa70..=0x1faff
-        | 0x1f1e6..=0x1f1ff | 0x2600..=0x27bf | 0x2b50 | 0x2b55 | 0x2b1b | 0x2b1c | 0x231a | 0x231b
-        | 0x23e9..=0x23fa | 0x1f004 | 0x1f0cf | 0x1f170..=0x1f251 => Kind::Emoji,
+        0x1f300..=0x1f5ff
+        | 0x1f600..=0x1f64f
+        | 0x1f680..=0x1f6ff
+        | 0x1f900..=0x1f9ff
+        | 0x1fa70..=0x1faff
+        | 0x1f1e6..=0x1f1ff
+        | 0x2600..=0x27bf
+        | 0x2b50
+        | 0x2b55
+        | 0x2b1b
+        | 0x2b1c
+        | 0x231a
+        | 0x231b
+        | 0x23e9..=0x23fa
+        | 0x1f004
+        | 0x1f0cf
+        | 0x1f170..=0x1f251 => Kind::Emoji,
         // Everything else: ask Unicode.
         _ => {
             if c.is_alphabetic() {
                 let script = match u {
-                    0x180..=0x24f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => Script::Latin,
+                    0x180..=0x24f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => {
+                        Script::Latin
+                    }
                     0x370..=0x3ff | 0x1f00..=0x1fff => Script::Greek,
                     0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Cyrillic,
                     0x590..=0x8ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff => Script::Arabic,
@@ -672,7 +738,11 @@ impl Scanner {
         }
         // Price [i, end): everything when the stretch stops inside the piece (its final run is then complete,
         // unless it stopped at a long run), else all but the final run, which stays pending.
-        let end = if j < n && bytes[j] != bytes[j - 1] { j } else { last_run_start };
+        let end = if j < n && bytes[j] != bytes[j - 1] {
+            j
+        } else {
+            last_run_start
+        };
         if end > i {
             self.chars += 1;
             self.step_ascii(bytes[i], A_LOWER);
@@ -688,6 +758,9 @@ impl Scanner {
                 self.v[f::LATIN_LONG2] += new.saturating_sub(old.max(LONG_WORD2 as u64));
                 self.open_len = new as u32;
                 self.an_len += m as u32;
+                for &b in &bytes[i + 1..end] {
+                    self.v[f::LETTER_A + (b - b'a') as usize] += 1;
+                }
                 let nonhex = bytes[i + 1..end].iter().any(|b| !b.is_ascii_hexdigit());
                 self.an_flags |= AN_LOWER | if nonhex { AN_NONHEX } else { 0 };
             }
@@ -730,7 +803,7 @@ impl Scanner {
             let same = match script {
                 Script::Han => matches!(u, 0x4e00..=0x9fff),
                 Script::Hangul => matches!(u, 0xac00..=0xd7af),
-                Script::Kana => matches!(u, 0x3041..=0x309f | 0x30a0..=0x30ff),
+                Script::Kana => matches!(u, 0x3041..=0x30ff),
                 Script::Cyrillic => matches!(u, 0x430..=0x45f),
                 Script::Arabic => matches!(u, 0x620..=0x64a | 0x66e | 0x66f | 0x671..=0x6d3),
                 Script::Indic => matches!(u, 0x900..=0x963 | 0x971..=0x97f),
@@ -755,7 +828,8 @@ impl Scanner {
             let old = self.open_len;
             self.open_len += m;
             if !cjk {
-                self.v[f::NONLATIN_LONG] += (self.open_len as u64).saturating_sub(old.max(LONG_WORD) as u64);
+                self.v[f::NONLATIN_LONG] +=
+                    (self.open_len as u64).saturating_sub(old.max(LONG_WORD) as u64);
             }
             self.last_upper = false;
             self.seen_nonspace(prev);
@@ -770,7 +844,13 @@ impl Scanner {
         while self.partial_len > 0 && !bytes.is_empty() {
             let need = utf8_len(self.partial[0]);
             let b = bytes[0];
-            if b & 0xc0 != 0x80 {
+            // Only a byte that keeps the sequence valid continues it (`E0 80`, `ED A0`, `F4 90` are not valid
+            // prefixes): otherwise the open bytes are one U+FFFD and `b` starts afresh, as `from_utf8_lossy` does.
+            let mut probe = self.partial;
+            probe[self.partial_len as usize] = b;
+            if std::str::from_utf8(&probe[..=self.partial_len as usize])
+                .is_err_and(|e| e.error_len().is_some())
+            {
                 self.flush_partial_as_invalid();
                 break;
             }
@@ -968,12 +1048,16 @@ impl Scanner {
             A_LOWER | A_UPPER => {
                 self.seen_nonspace(b as char);
                 let upper = cls == A_UPPER;
+                self.v[f::LETTER_A + (b.to_ascii_lowercase() - b'a') as usize] += 1;
                 self.class_chars[Class::Letters as usize] += 1;
                 self.v[f::LATIN_CHARS] += 1;
                 if upper {
                     self.v[f::LATIN_UPPER] += 1;
                 }
-                self.alnum(if upper { AN_UPPER } else { AN_LOWER } | if b.is_ascii_hexdigit() { 0 } else { AN_NONHEX });
+                self.alnum(
+                    if upper { AN_UPPER } else { AN_LOWER }
+                        | if b.is_ascii_hexdigit() { 0 } else { AN_NONHEX },
+                );
                 self.letter(Script::Latin, upper);
             }
             A_DIGIT => {
@@ -1014,7 +1098,9 @@ impl Scanner {
         match k {
             Kind::Letter { script, upper, .. } => {
                 match script {
-                    Script::Han | Script::Kana | Script::Hangul => self.class_chars[Class::Cjk as usize] += 1,
+                    Script::Han | Script::Kana | Script::Hangul => {
+                        self.class_chars[Class::Cjk as usize] += 1
+                    }
                     _ => self.class_chars[Class::Letters as usize] += 1,
                 }
                 self.v[SCRIPT_FEATURES[script as usize].1] += 1;
@@ -1099,7 +1185,9 @@ impl Scanner {
                     }
                     self.caps = 0;
                 }
-            } else if len > LONG_WORD && !matches!(script, Script::Han | Script::Kana | Script::Hangul) {
+            } else if len > LONG_WORD
+                && !matches!(script, Script::Han | Script::Kana | Script::Hangul)
+            {
                 self.v[f::NONLATIN_LONG] += 1;
             }
             self.last_upper = upper;
@@ -1309,7 +1397,8 @@ mod tests {
 
     #[test]
     fn chunks_equal_whole() {
-        let text = "Grüße, 世界! {\"a\": [1, 2]}\n\n    indented\t==== done 👋🏽 aGVsbG8gd29ybGQgaGVsbG8=";
+        let text =
+            "Grüße, 世界! {\"a\": [1, 2]}\n\n    indented\t==== done 👋🏽 aGVsbG8gd29ybGQgaGVsbG8=";
         let whole = scan(text);
         for split in 0..=text.len() {
             if !text.is_char_boundary(split) {
@@ -1338,7 +1427,12 @@ mod tests {
             "我们的目标是在不发送请求之前判断它能否成功。。。。好好好好好",
             "मानक हिन्दी भाषा एक भारतीय भाषा है। العربية لغة سامية",
             "    def f(x):\n        return x ** 2\n\n\n\t\t{\"a\": [1, 22, 333, 4444]}",
-            "aaa", "aaaa", "abcdddd", "ддд", "дддд", "x\u{301}\u{301}\u{301}\u{301}y",
+            "aaa",
+            "aaaa",
+            "abcdddd",
+            "ддд",
+            "дддд",
+            "x\u{301}\u{301}\u{301}\u{301}y",
         ];
         for t in texts {
             let whole = scan(t);
@@ -1356,6 +1450,9 @@ mod tests {
         s.feed_bytes(b"ab\xffcd\xe4\xb8");
         let x = s.features();
         assert!(s.saw_invalid_utf8());
-        assert_eq!(x.chars, String::from_utf8_lossy(b"ab\xffcd\xe4\xb8").chars().count() as u64);
+        assert_eq!(
+            x.chars,
+            String::from_utf8_lossy(b"ab\xffcd\xe4\xb8").chars().count() as u64
+        );
     }
 }

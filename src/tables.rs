@@ -9,716 +9,1008 @@ pub(crate) const WEIGHTS: [&[f64]; 9] = [
     // o200k
     &[
         0.0, // bias
-        0.555798, // latin_runs
-        0.0833035, // latin_chars
-        1.42908, // latin_nonascii
-        0.0951965, // latin_case_splits
-        0.0944772, // latin_long
+        0.514503, // latin_runs
+        0.0, // latin_chars
+        1.41281, // latin_nonascii
+        0.263442, // latin_case_splits
+        0.0245846, // latin_long
         0.0, // latin_caps_runs
-        1.41701, // cyr_runs
-        0.0645174, // cyr_chars
-        156.198, // greek_runs
-        26.0334, // greek_chars
-        0.465807, // arabic_runs
-        0.295238, // arabic_chars
+        1.38804, // cyr_runs
+        0.0689681, // cyr_chars
+        107.265, // greek_runs
+        0.0, // greek_chars
+        0.509007, // arabic_runs
+        0.290291, // arabic_chars
         0.0, // indic_runs
-        0.406743, // indic_chars
-        4.72076, // sea_runs
+        0.407031, // indic_chars
+        4.79959, // sea_runs
         0.0, // sea_chars
-        1.727, // other_runs
+        1.77405, // other_runs
         0.0, // other_chars
-        0.618964, // han_chars
-        0.988399, // han_runs
-        0.5306, // kana_chars
-        0.192608, // kana_runs
-        0.155448, // hangul_chars
-        1.64998, // hangul_runs
-        0.98184, // cjk_punct
+        0.617902, // han_chars
+        0.998175, // han_runs
+        0.525752, // kana_chars
+        0.232015, // kana_runs
+        0.217596, // hangul_chars
+        1.49012, // hangul_runs
+        0.998386, // cjk_punct
         0.0, // digits
-        0.650414, // digit_runs
-        0.902768, // digit_groups3
-        0.258348, // punct
-        0.213161, // punct_runs
-        1.35635, // sym2
-        0.805015, // sym3
-        90.0796, // sym4
-        2.11895, // emoji
-        1.08116, // emoji_mods
-        0.114724, // spaces_single
-        1.0777, // ws_runs
-        0.0042202, // ws_run_chars
-        0.678911, // nl_runs
-        0.0, // nl_chars
-        0.0571185, // tabs
-        2.50936, // rep_runs
+        0.536664, // digit_runs
+        0.955374, // digit_groups3
+        0.267807, // punct
+        0.195131, // punct_runs
+        1.34678, // sym2
+        0.45111, // sym3
+        84.93, // sym4
+        2.19899, // emoji
+        0.953732, // emoji_mods
+        0.10283, // spaces_single
+        1.00086, // ws_runs
+        0.0, // ws_run_chars
+        0.614112, // nl_runs
+        0.0938696, // nl_chars
+        0.0576959, // tabs
+        1.01617, // rep_runs
         0.0, // rep_chars
-        0.0931256, // b64_chars
+        0.0380222, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.21271, // other_ws
+        0.811235, // other_ws
         0.0, // latin_long2
-        0.108359, // latin_upper
-        0.121704, // word_after_punct
-        0.146131, // punct_single
+        0.0944593, // latin_upper
+        0.114409, // word_after_punct
+        0.131969, // punct_single
         0.0, // nonlatin_long
-        1.78624, // caps_then_lower
+        1.0349, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.726, // backslash_words
+        1.70594, // backslash_words
+        0.0, // rep_alpha_runs
+        0.904331, // rep_alpha_chars
+        1.77058, // rep_wide_runs
+        0.110002, // rep_wide_chars
+        0.00534841, // ws_long
+        0.318622, // letter_a
+        0.271605, // letter_b
+        0.0, // letter_c
+        0.0, // letter_d
+        0.0, // letter_e
+        0.0, // letter_f
+        0.130305, // letter_g
+        0.498563, // letter_h
+        0.0, // letter_i
+        0.396332, // letter_j
+        0.760623, // letter_k
+        0.0, // letter_l
+        0.27386, // letter_m
+        0.181449, // letter_n
+        0.0969639, // letter_o
+        0.0, // letter_p
+        0.715111, // letter_q
+        0.0, // letter_r
+        0.040343, // letter_s
+        0.0250148, // letter_t
+        0.30377, // letter_u
+        0.0, // letter_v
+        0.105189, // letter_w
+        0.541156, // letter_x
+        0.010096, // letter_y
+        1.29625, // letter_z
     ],
     // cl100k
     &[
         0.0, // bias
-        0.543655, // latin_runs
-        0.0849512, // latin_chars
-        2.90793, // latin_nonascii
+        0.48029, // latin_runs
+        0.0, // latin_chars
+        2.79501, // latin_nonascii
         0.0, // latin_case_splits
-        0.128423, // latin_long
+        0.0512518, // latin_long
         0.0, // latin_caps_runs
-        2.06154, // cyr_runs
-        0.124474, // cyr_chars
-        260.38, // greek_runs
-        43.3968, // greek_chars
-        0.748518, // arabic_runs
-        0.69471, // arabic_chars
-        0.0, // indic_runs
-        1.22707, // indic_chars
-        8.02416, // sea_runs
+        2.10772, // cyr_runs
+        0.113151, // cyr_chars
+        221.892, // greek_runs
+        0.0, // greek_chars
+        0.993048, // arabic_runs
+        0.646373, // arabic_chars
+        0.232052, // indic_runs
+        1.17976, // indic_chars
+        8.21294, // sea_runs
         0.0, // sea_chars
-        8.087, // other_runs
-        0.729549, // other_chars
-        0.811572, // han_chars
-        1.48602, // han_runs
-        0.867777, // kana_chars
+        10.3336, // other_runs
+        0.354169, // other_chars
+        0.820388, // han_chars
+        1.33535, // han_runs
+        0.88739, // kana_chars
         0.0, // kana_runs
-        0.732482, // hangul_chars
-        1.33656, // hangul_runs
-        1.36717, // cjk_punct
+        0.779725, // hangul_chars
+        1.22134, // hangul_runs
+        1.66401, // cjk_punct
         0.0, // digits
-        0.641303, // digit_runs
-        0.892943, // digit_groups3
-        0.226378, // punct
-        0.305619, // punct_runs
-        1.93606, // sym2
-        0.881054, // sym3
-        66.9917, // sym4
-        3.00399, // emoji
-        1.69045, // emoji_mods
-        0.16298, // spaces_single
-        1.17219, // ws_runs
-        0.00519213, // ws_run_chars
-        0.389574, // nl_runs
-        0.0, // nl_chars
-        0.0647047, // tabs
-        2.65016, // rep_runs
+        0.519408, // digit_runs
+        0.958881, // digit_groups3
+        0.228462, // punct
+        0.281963, // punct_runs
+        2.40809, // sym2
+        0.7164, // sym3
+        64.3953, // sym4
+        2.99715, // emoji
+        1.66716, // emoji_mods
+        0.109414, // spaces_single
+        1.09507, // ws_runs
+        0.0, // ws_run_chars
+        0.494847, // nl_runs
+        0.0163538, // nl_chars
+        0.0614827, // tabs
+        1.64603, // rep_runs
         0.0, // rep_chars
-        0.0953746, // b64_chars
+        0.0790056, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.0, // other_ws
+        0.281976, // other_ws
         0.0, // latin_long2
-        0.0388344, // latin_upper
-        0.00329217, // word_after_punct
-        0.151686, // punct_single
-        0.201095, // nonlatin_long
-        2.83949, // caps_then_lower
+        0.0607074, // latin_upper
+        0.0451038, // word_after_punct
+        0.114783, // punct_single
+        0.25417, // nonlatin_long
+        1.55332, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.94548, // backslash_words
+        1.81289, // backslash_words
+        0.0, // rep_alpha_runs
+        0.965653, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.159076, // rep_wide_chars
+        0.00593761, // ws_long
+        0.410985, // letter_a
+        0.310311, // letter_b
+        0.0, // letter_c
+        0.0460089, // letter_d
+        0.0, // letter_e
+        0.0, // letter_f
+        0.201141, // letter_g
+        0.599558, // letter_h
+        0.0, // letter_i
+        0.516749, // letter_j
+        0.860101, // letter_k
+        0.0, // letter_l
+        0.33925, // letter_m
+        0.198536, // letter_n
+        0.0348762, // letter_o
+        0.0, // letter_p
+        0.423772, // letter_q
+        0.0, // letter_r
+        0.00954645, // letter_s
+        0.056413, // letter_t
+        0.289601, // letter_u
+        0.0, // letter_v
+        0.0, // letter_w
+        0.545692, // letter_x
+        0.0, // letter_y
+        1.65269, // letter_z
     ],
     // llama3
     &[
         0.0, // bias
-        0.0, // latin_runs
+        0.519958, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
+        2.74149, // latin_nonascii
         0.0, // latin_case_splits
-        0.0, // latin_long
+        0.0683191, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
-        0.0, // greek_runs
+        0.846483, // cyr_runs
+        0.20896, // cyr_chars
+        181.193, // greek_runs
         0.0, // greek_chars
         0.0, // arabic_runs
-        0.0, // arabic_chars
+        0.47967, // arabic_chars
         0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        0.637532, // indic_chars
+        5.40782, // sea_runs
         0.0, // sea_chars
-        0.0, // other_runs
+        11.8798, // other_runs
         0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
+        0.667056, // han_chars
+        1.08231, // han_runs
+        0.546196, // kana_chars
+        9.23251e-5, // kana_runs
+        0.30562, // hangul_chars
+        1.41468, // hangul_runs
+        0.77296, // cjk_punct
         0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
-        0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
+        0.511324, // digit_runs
+        0.961185, // digit_groups3
+        0.227139, // punct
+        0.279736, // punct_runs
+        2.19181, // sym2
+        0.67223, // sym3
+        73.5357, // sym4
+        2.95711, // emoji
+        1.35681, // emoji_mods
+        0.0908995, // spaces_single
+        1.0434, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
-        0.0, // nl_chars
-        0.0, // tabs
-        0.0, // rep_runs
+        0.542786, // nl_runs
+        0.0537214, // nl_chars
+        0.0619676, // tabs
+        1.42905, // rep_runs
         0.0, // rep_chars
-        0.0, // b64_chars
+        0.0756508, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.0, // other_ws
+        0.226795, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
+        0.0739632, // latin_upper
+        0.0200591, // word_after_punct
+        0.112961, // punct_single
         0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        1.49208, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        1.82498, // backslash_words
+        0.0, // rep_alpha_runs
+        1.01823, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.158147, // rep_wide_chars
+        0.00569738, // ws_long
+        0.396318, // letter_a
+        0.281008, // letter_b
+        0.0, // letter_c
+        0.0, // letter_d
+        0.0, // letter_e
+        0.0, // letter_f
+        0.175931, // letter_g
+        0.60012, // letter_h
+        0.0, // letter_i
+        0.45614, // letter_j
+        0.86764, // letter_k
+        0.0, // letter_l
+        0.341189, // letter_m
+        0.190469, // letter_n
+        0.028616, // letter_o
+        0.0, // letter_p
+        0.437369, // letter_q
+        0.0, // letter_r
+        0.00453574, // letter_s
+        0.0368281, // letter_t
+        0.27973, // letter_u
+        0.0, // letter_v
+        0.0, // letter_w
+        0.509818, // letter_x
+        0.0, // letter_y
+        1.64162, // letter_z
     ],
     // qwen3
     &[
         0.0, // bias
-        0.0, // latin_runs
+        0.498169, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
+        2.72079, // latin_nonascii
         0.0, // latin_case_splits
-        0.0, // latin_long
+        0.0525524, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
-        0.0, // greek_runs
+        1.30073, // cyr_runs
+        0.158847, // cyr_chars
+        252.891, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
-        0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        1.00243, // arabic_runs
+        0.259164, // arabic_chars
+        0.645703, // indic_runs
+        0.989066, // indic_chars
+        6.52843, // sea_runs
         0.0, // sea_chars
-        0.0, // other_runs
-        0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
-        0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
-        0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
+        3.53615, // other_runs
+        0.46671, // other_chars
+        0.580956, // han_chars
+        0.863735, // han_runs
+        0.382144, // kana_chars
+        0.791921, // kana_runs
+        0.251425, // hangul_chars
+        1.77107, // hangul_runs
+        0.877209, // cjk_punct
+        0.856879, // digits
+        0.400933, // digit_runs
+        0.340197, // digit_groups3
+        0.159761, // punct
+        0.443407, // punct_runs
+        2.1655, // sym2
+        0.489104, // sym3
+        73.8759, // sym4
+        1.19257, // emoji
+        1.22919, // emoji_mods
+        0.0991508, // spaces_single
+        1.09606, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
-        0.0, // nl_chars
-        0.0, // tabs
-        0.0, // rep_runs
+        0.502441, // nl_runs
+        0.0151269, // nl_chars
+        0.0638485, // tabs
+        1.6817, // rep_runs
         0.0, // rep_chars
-        0.0, // b64_chars
+        0.0783975, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.0, // other_ws
+        0.244364, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
+        0.0539089, // latin_upper
+        0.0289302, // word_after_punct
+        0.041898, // punct_single
         0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        1.58065, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        1.80408, // backslash_words
+        0.0, // rep_alpha_runs
+        0.776146, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.158638, // rep_wide_chars
+        0.00577566, // ws_long
+        0.398087, // letter_a
+        0.35014, // letter_b
+        0.0, // letter_c
+        0.0134777, // letter_d
+        0.0, // letter_e
+        0.0, // letter_f
+        0.218119, // letter_g
+        0.565882, // letter_h
+        0.0, // letter_i
+        0.422316, // letter_j
+        0.845848, // letter_k
+        0.0, // letter_l
+        0.397058, // letter_m
+        0.265049, // letter_n
+        0.00455572, // letter_o
+        0.0, // letter_p
+        0.391083, // letter_q
+        0.0, // letter_r
+        0.0442675, // letter_s
+        0.0, // letter_t
+        0.241593, // letter_u
+        0.0, // letter_v
+        0.0377459, // letter_w
+        0.395739, // letter_x
+        0.0, // letter_y
+        1.51895, // letter_z
     ],
     // deepseek-v3
     &[
         0.0, // bias
-        0.0, // latin_runs
+        0.508165, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
-        0.0, // latin_case_splits
-        0.0, // latin_long
+        2.38475, // latin_nonascii
+        0.136809, // latin_case_splits
+        0.0553319, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
+        1.0202, // cyr_runs
+        0.165784, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
-        0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        0.452329, // arabic_runs
+        0.369934, // arabic_chars
+        0.146508, // indic_runs
+        0.673464, // indic_chars
+        4.97586, // sea_runs
         0.0, // sea_chars
-        0.0, // other_runs
+        3.27752, // other_runs
         0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
+        0.488366, // han_chars
+        0.793888, // han_runs
+        0.524892, // kana_chars
+        0.265814, // kana_runs
+        0.271066, // hangul_chars
+        1.73571, // hangul_runs
+        0.803753, // cjk_punct
         0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
+        0.442714, // digit_runs
+        0.958794, // digit_groups3
+        0.372682, // punct
         0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
+        2.05052, // sym2
+        1.48513, // sym3
+        75.4364, // sym4
+        2.0912, // emoji
+        1.07534, // emoji_mods
+        0.0922049, // spaces_single
+        0.976925, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
+        0.702248, // nl_runs
         0.0, // nl_chars
-        0.0, // tabs
-        0.0, // rep_runs
-        0.0, // rep_chars
-        0.0, // b64_chars
+        0.153577, // tabs
+        1.3338, // rep_runs
+        0.00634957, // rep_chars
+        0.0975625, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.0, // other_ws
+        0.172354, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
+        0.153892, // latin_upper
+        0.185943, // word_after_punct
+        0.315664, // punct_single
         0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        0.293606, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        1.35115, // backslash_words
+        0.0, // rep_alpha_runs
+        0.829757, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.0649719, // rep_wide_chars
+        0.0078269, // ws_long
+        0.352576, // letter_a
+        0.330545, // letter_b
+        0.0, // letter_c
+        0.221171, // letter_d
+        0.0, // letter_e
+        0.0335261, // letter_f
+        0.042657, // letter_g
+        0.290321, // letter_h
+        0.0, // letter_i
+        0.142632, // letter_j
+        0.997327, // letter_k
+        0.0325684, // letter_l
+        0.219556, // letter_m
+        0.196503, // letter_n
+        0.0151481, // letter_o
+        0.0, // letter_p
+        0.668009, // letter_q
+        0.0, // letter_r
+        0.0391352, // letter_s
+        0.0697962, // letter_t
+        0.321172, // letter_u
+        0.0046102, // letter_v
+        0.0, // letter_w
+        0.495045, // letter_x
+        0.0, // letter_y
+        1.65404, // letter_z
     ],
     // gemini
     &[
         0.0, // bias
-        0.0, // latin_runs
+        0.757339, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
-        0.0, // latin_case_splits
-        0.0, // latin_long
+        0.967473, // latin_nonascii
+        0.418482, // latin_case_splits
+        0.0904213, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
+        1.31121, // cyr_runs
+        0.0479207, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
+        0.0519603, // arabic_runs
+        0.399028, // arabic_chars
         0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        0.462106, // indic_chars
+        3.16431, // sea_runs
         0.0, // sea_chars
-        0.0, // other_runs
-        0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
-        0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
-        0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
+        2.59322, // other_runs
+        0.178183, // other_chars
+        0.578733, // han_chars
+        0.149525, // han_runs
+        0.278423, // kana_chars
+        0.419225, // kana_runs
+        0.506282, // hangul_chars
+        0.845455, // hangul_runs
+        1.19205, // cjk_punct
+        0.913519, // digits
+        0.200638, // digit_runs
+        0.201571, // digit_groups3
+        0.270801, // punct
+        0.328696, // punct_runs
+        1.40057, // sym2
+        0.802662, // sym3
+        95.5386, // sym4
+        1.24625, // emoji
+        0.248653, // emoji_mods
+        0.0598214, // spaces_single
+        1.07156, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
+        1.06286, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.0, // rep_runs
-        0.0, // rep_chars
-        0.0, // b64_chars
+        0.170837, // rep_runs
+        0.0617115, // rep_chars
+        0.00825926, // b64_chars
         0.0, // hex_chars
-        0.0, // control
-        0.0, // other_ws
+        25.627, // control
+        0.525461, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
-        0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        0.082674, // latin_upper
+        0.291776, // word_after_punct
+        0.262262, // punct_single
+        0.100903, // nonlatin_long
+        1.47317, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        0.479184, // backslash_words
+        0.0, // rep_alpha_runs
+        0.684814, // rep_alpha_chars
+        5.75987, // rep_wide_runs
+        0.112756, // rep_wide_chars
+        0.0565953, // ws_long
+        0.140055, // letter_a
+        0.127712, // letter_b
+        0.0, // letter_c
+        0.0, // letter_d
+        0.0, // letter_e
+        0.0502059, // letter_f
+        0.0, // letter_g
+        0.0530921, // letter_h
+        0.0, // letter_i
+        0.121648, // letter_j
+        0.55435, // letter_k
+        0.0, // letter_l
+        0.171111, // letter_m
+        0.0825989, // letter_n
+        0.0, // letter_o
+        0.0, // letter_p
+        0.488737, // letter_q
+        0.0, // letter_r
+        0.0, // letter_s
+        0.0523193, // letter_t
+        0.12549, // letter_u
+        0.0, // letter_v
+        0.0, // letter_w
+        0.356722, // letter_x
+        0.0815665, // letter_y
+        0.984945, // letter_z
     ],
     // gemma3
     &[
         0.0, // bias
-        0.0, // latin_runs
+        0.713573, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
-        0.0, // latin_case_splits
-        0.0, // latin_long
+        1.14795, // latin_nonascii
+        0.502579, // latin_case_splits
+        0.0545053, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
-        0.0, // greek_runs
+        1.68999, // cyr_runs
+        0.00486875, // cyr_chars
+        14.5964, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
+        0.0443559, // arabic_runs
+        0.391591, // arabic_chars
         0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        0.311469, // indic_chars
+        2.9073, // sea_runs
         0.0, // sea_chars
-        0.0, // other_runs
+        3.2575, // other_runs
         0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
-        0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
-        0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
+        0.578509, // han_chars
+        0.0738301, // han_runs
+        0.33065, // kana_chars
+        0.274391, // kana_runs
+        0.172631, // hangul_chars
+        1.37214, // hangul_runs
+        1.16467, // cjk_punct
+        0.906766, // digits
+        0.270018, // digit_runs
+        0.217606, // digit_groups3
+        0.239197, // punct
+        0.36843, // punct_runs
+        1.17403, // sym2
+        0.702791, // sym3
+        75.0503, // sym4
+        1.40748, // emoji
+        0.294922, // emoji_mods
+        0.0496305, // spaces_single
+        1.07982, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
+        1.20627, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.0, // rep_runs
-        0.0, // rep_chars
-        0.0, // b64_chars
+        0.205533, // rep_runs
+        0.0575867, // rep_chars
+        0.000763748, // b64_chars
         0.0, // hex_chars
-        0.0, // control
-        0.0, // other_ws
+        35.1693, // control
+        1.70739, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
+        0.1087, // latin_upper
+        0.396585, // word_after_punct
+        0.161656, // punct_single
         0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        1.12075, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        0.59226, // backslash_words
+        0.0, // rep_alpha_runs
+        0.702953, // rep_alpha_chars
+        5.98819, // rep_wide_runs
+        0.0563201, // rep_wide_chars
+        0.0311945, // ws_long
+        0.185328, // letter_a
+        0.137137, // letter_b
+        0.0, // letter_c
+        0.0, // letter_d
+        0.0, // letter_e
+        0.0908758, // letter_f
+        0.0599287, // letter_g
+        0.0337531, // letter_h
+        0.0, // letter_i
+        0.182825, // letter_j
+        0.647391, // letter_k
+        0.0, // letter_l
+        0.0741198, // letter_m
+        0.229769, // letter_n
+        0.0, // letter_o
+        0.0, // letter_p
+        1.0142, // letter_q
+        0.0, // letter_r
+        0.0, // letter_s
+        0.0500082, // letter_t
+        0.0583066, // letter_u
+        0.0931498, // letter_v
+        0.0, // letter_w
+        0.346211, // letter_x
+        0.0902428, // letter_y
+        1.06909, // letter_z
     ],
     // mistral-v1
     &[
-        0.0, // bias
-        0.0, // latin_runs
+        0.0634872, // bias
+        0.613912, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
-        0.0, // latin_case_splits
-        0.0, // latin_long
+        2.97022, // latin_nonascii
+        0.120272, // latin_case_splits
+        0.101968, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
-        0.0, // greek_runs
+        0.850458, // cyr_runs
+        0.315163, // cyr_chars
+        55.9714, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
-        0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        2.05968, // arabic_runs
+        0.594557, // arabic_chars
+        1.42394, // indic_runs
+        0.906284, // indic_chars
+        8.38924, // sea_runs
         0.0, // sea_chars
         0.0, // other_runs
-        0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
-        0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
-        0.0, // digits
-        0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
+        1.22983, // other_chars
+        1.0583, // han_chars
+        0.0638179, // han_runs
+        0.990071, // kana_chars
+        0.282361, // kana_runs
+        1.10541, // hangul_chars
+        0.785636, // hangul_runs
+        1.60035, // cjk_punct
+        0.881238, // digits
+        0.191734, // digit_runs
+        0.284882, // digit_groups3
+        0.452785, // punct
         0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
-        0.0, // spaces_single
-        0.0, // ws_runs
-        0.0, // ws_run_chars
-        0.0, // nl_runs
-        0.0, // nl_chars
-        0.0, // tabs
-        0.0, // rep_runs
-        0.0, // rep_chars
-        0.0, // b64_chars
+        3.07281, // sym2
+        1.40077, // sym3
+        45.4132, // sym4
+        4.01017, // emoji
+        0.209231, // emoji_mods
+        0.0922575, // spaces_single
+        0.855569, // ws_runs
+        0.0423645, // ws_run_chars
+        0.460074, // nl_runs
+        0.522987, // nl_chars
+        0.908563, // tabs
+        0.785309, // rep_runs
+        0.0584624, // rep_chars
+        0.15708, // b64_chars
         0.0, // hex_chars
-        0.0, // control
+        69.4483, // control
         0.0, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
+        0.140782, // latin_upper
+        0.420637, // word_after_punct
+        0.418262, // punct_single
         0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        0.640092, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        0.845928, // backslash_words
+        0.0, // rep_alpha_runs
+        0.716931, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.510074, // rep_wide_chars
+        0.0225098, // ws_long
+        0.362558, // letter_a
+        0.453483, // letter_b
+        0.138175, // letter_c
+        0.253336, // letter_d
+        0.0627701, // letter_e
+        0.0, // letter_f
+        0.0, // letter_g
+        0.213843, // letter_h
+        0.0, // letter_i
+        0.267727, // letter_j
+        0.79497, // letter_k
+        0.0, // letter_l
+        0.195411, // letter_m
+        0.13523, // letter_n
+        0.0, // letter_o
+        0.0, // letter_p
+        0.699646, // letter_q
+        0.0643716, // letter_r
+        0.0, // letter_s
+        0.0, // letter_t
+        0.0960651, // letter_u
+        0.0, // letter_v
+        0.0, // letter_w
+        0.272074, // letter_x
+        0.0, // letter_y
+        1.77472, // letter_z
     ],
     // claude-legacy
     &[
-        0.0, // bias
-        0.0, // latin_runs
+        1.32224, // bias
+        0.698858, // latin_runs
         0.0, // latin_chars
-        0.0, // latin_nonascii
-        0.0, // latin_case_splits
-        0.0, // latin_long
+        2.94604, // latin_nonascii
+        0.33449, // latin_case_splits
+        0.0743067, // latin_long
         0.0, // latin_caps_runs
-        0.0, // cyr_runs
-        0.0, // cyr_chars
+        2.2386, // cyr_runs
+        0.203753, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.0, // arabic_chars
-        0.0, // indic_runs
-        0.0, // indic_chars
-        0.0, // sea_runs
+        2.22746, // arabic_runs
+        0.627105, // arabic_chars
+        0.444413, // indic_runs
+        1.26517, // indic_chars
+        13.1244, // sea_runs
         0.0, // sea_chars
         0.0, // other_runs
-        0.0, // other_chars
-        0.0, // han_chars
-        0.0, // han_runs
-        0.0, // kana_chars
+        2.01647, // other_chars
+        0.631185, // han_chars
+        1.31725, // han_runs
+        0.86231, // kana_chars
         0.0, // kana_runs
-        0.0, // hangul_chars
-        0.0, // hangul_runs
-        0.0, // cjk_punct
-        0.0, // digits
+        1.14049, // hangul_chars
+        0.777498, // hangul_runs
+        1.79055, // cjk_punct
+        0.00138148, // digits
         0.0, // digit_runs
-        0.0, // digit_groups3
-        0.0, // punct
-        0.0, // punct_runs
-        0.0, // sym2
-        0.0, // sym3
-        0.0, // sym4
-        0.0, // emoji
-        0.0, // emoji_mods
+        1.12693, // digit_groups3
+        0.320048, // punct
+        0.26167, // punct_runs
+        2.59448, // sym2
+        1.3636, // sym3
+        25.6834, // sym4
+        2.87395, // emoji
+        1.65318, // emoji_mods
         0.0, // spaces_single
-        0.0, // ws_runs
+        0.290883, // ws_runs
         0.0, // ws_run_chars
-        0.0, // nl_runs
-        0.0, // nl_chars
-        0.0, // tabs
-        0.0, // rep_runs
-        0.0, // rep_chars
-        0.0, // b64_chars
+        0.677325, // nl_runs
+        0.154015, // nl_chars
+        0.100777, // tabs
+        2.81749, // rep_runs
+        2.5795e-6, // rep_chars
+        0.111897, // b64_chars
         0.0, // hex_chars
-        0.0, // control
+        86.4003, // control
         0.0, // other_ws
         0.0, // latin_long2
-        0.0, // latin_upper
-        0.0, // word_after_punct
-        0.0, // punct_single
-        0.0, // nonlatin_long
-        0.0, // caps_then_lower
+        0.102273, // latin_upper
+        0.270034, // word_after_punct
+        0.274669, // punct_single
+        0.212305, // nonlatin_long
+        0.0105495, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.0, // backslash_words
+        0.842807, // backslash_words
+        3.05169, // rep_alpha_runs
+        0.0, // rep_alpha_chars
+        7.7255, // rep_wide_runs
+        0.0802101, // rep_wide_chars
+        0.00720056, // ws_long
+        0.42982, // letter_a
+        0.468097, // letter_b
+        0.0, // letter_c
+        0.120998, // letter_d
+        0.0648762, // letter_e
+        0.0, // letter_f
+        0.0, // letter_g
+        0.0501395, // letter_h
+        0.0, // letter_i
+        0.0515375, // letter_j
+        0.850256, // letter_k
+        0.0, // letter_l
+        0.0, // letter_m
+        0.227571, // letter_n
+        0.0, // letter_o
+        0.052348, // letter_p
+        0.748203, // letter_q
+        0.000631026, // letter_r
+        0.0, // letter_s
+        0.0, // letter_t
+        0.0789434, // letter_u
+        0.167063, // letter_v
+        0.0, // letter_w
+        0.0681493, // letter_x
+        0.00183368, // letter_y
+        2.11001, // letter_z
     ],
 ];
 
-/// (p5, p50, p95) of true / linear estimate per detected content kind, per profile.
+/// Per profile, per detected content kind: `[m, z_lo, z_hi]` (see `estimate::from_features_with`).
 pub(crate) const BANDS: [&[[f64; 3]]; 9] = [
     // o200k
     &[
-        [0.903844, 1.00312, 1.16093], // empty
-        [0.733035, 1.00919, 1.46631], // prose
-        [0.864848, 1.002, 1.3195], // cyrillic
-        [0.884158, 1.0058, 1.23072], // arabic
-        [0.863616, 1.00473, 1.40655], // indic
-        [0.908856, 1.00212, 1.29892], // cjk
-        [0.922211, 1.00465, 1.46214], // korean
-        [0.898536, 0.997225, 1.15411], // other-script
-        [0.854055, 0.989588, 1.27137], // code
-        [0.895279, 0.99853, 1.30486], // json
-        [0.820597, 1.00871, 1.29212], // markup
-        [0.789401, 1.01262, 1.23468], // latex
-        [0.90931, 0.998906, 1.21872], // tabular
-        [0.908903, 1.00873, 1.16743], // numeric
-        [0.613651, 0.990483, 1.13783], // encoded
-        [0.947646, 1.02641, 1.1791], // emoji
-        [0.848048, 1.00199, 1.32813], // repetitive
+        [0.00399386, -1.82965, 1.94275], // empty
+        [0.010433, -4.52372, 4.07893], // prose
+        [0.00603584, -2.11901, 4.18001], // cyrillic
+        [0.00687579, -2.13358, 2.62721], // arabic
+        [0.00651775, -2.44494, 5.05722], // indic
+        [0.0171973, -3.34866, 4.92805], // cjk
+        [0.0129767, -1.88502, 5.60651], // korean
+        [-0.0797428, -12.4081, 1.95847], // other-script
+        [-0.00412913, -2.91404, 3.51522], // code
+        [-0.00212, -2.02588, 4.11748], // json
+        [0.00836038, -2.98966, 2.04126], // markup
+        [0.0107999, -4.01475, 3.3888], // latex
+        [-0.000330356, -3.9069, 2.99302], // tabular
+        [0.00326903, -1.82965, 1.94275], // numeric
+        [-0.00727884, -6.36759, 2.23485], // encoded
+        [0.0143545, -2.14947, 2.25007], // emoji
+        [-0.000237504, -1.82965, 4.20435], // repetitive
     ],
     // cl100k
     &[
-        [0.907417, 1.00222, 1.20865], // empty
-        [0.763395, 1.00495, 1.53925], // prose
-        [0.915939, 1.00251, 1.32879], // cyrillic
-        [0.967022, 1.0025, 1.21577], // arabic
-        [0.952056, 1.00301, 1.22014], // indic
-        [0.883984, 1.00486, 1.53056], // cjk
-        [0.913481, 1.00355, 1.39263], // korean
-        [0.902828, 0.997157, 1.20254], // other-script
-        [0.865152, 0.996679, 1.31672], // code
-        [0.911795, 1.02432, 1.4211], // json
-        [0.874684, 1.01299, 1.24444], // markup
-        [0.763317, 1.00812, 1.44086], // latex
-        [0.899723, 0.998095, 1.17846], // tabular
-        [0.922057, 1.01839, 1.22815], // numeric
-        [0.69215, 0.99558, 1.1187], // encoded
-        [0.900793, 1.0051, 1.31705], // emoji
-        [0.907072, 1.00184, 1.46393], // repetitive
+        [0.00482244, -1.67343, 1.98011], // empty
+        [0.0119365, -3.86691, 4.38633], // prose
+        [0.0130451, -1.81845, 3.53446], // cyrillic
+        [-0.0082981, -0.459238, 1.77412], // arabic
+        [0.00226997, -0.673054, 2.90579], // indic
+        [0.00930223, -1.946, 6.09189], // cjk
+        [0.0104213, -1.3596, 4.41137], // korean
+        [-0.157786, -16.3858, 1.98011], // other-script
+        [0.00134379, -3.01957, 3.82513], // code
+        [-0.0082103, -1.6757, 3.70911], // json
+        [0.008542, -2.38649, 1.2535], // markup
+        [0.0147314, -4.0897, 5.09624], // latex
+        [-0.0173777, -3.86101, 2.60583], // tabular
+        [0.00674479, -1.67343, 1.98011], // numeric
+        [-0.0081785, -2.62546, 2.28221], // encoded
+        [0.00240922, -2.42214, 3.11773], // emoji
+        [0.00926008, -1.67343, 5.36683], // repetitive
     ],
     // llama3
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00475899, -1.50255, 1.7079], // empty
+        [0.0111993, -4.56451, 4.02962], // prose
+        [-0.00213622, -1.65949, 2.61207], // cyrillic
+        [0.011509, -1.33866, 2.17428], // arabic
+        [0.000740177, -0.676302, 9.58412], // indic
+        [0.00213685, -1.66188, 2.79992], // cjk
+        [0.0131506, -1.86533, 3.71956], // korean
+        [-0.223556, -17.6258, 1.7079], // other-script
+        [-0.000453348, -2.58114, 3.30864], // code
+        [-0.00912325, -1.27196, 3.41815], // json
+        [0.00696144, -2.13158, 1.11591], // markup
+        [0.00949529, -3.48196, 4.52365], // latex
+        [-0.0116183, -3.4245, 2.35876], // tabular
+        [0.00297757, -1.50255, 1.7079], // numeric
+        [-0.00902264, -2.40331, 2.12401], // encoded
+        [0.00675569, -1.85635, 4.94639], // emoji
+        [0.0021667, -1.50255, 4.86004], // repetitive
     ],
     // qwen3
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00308107, -1.8189, 2.3004], // empty
+        [0.0112392, -4.0375, 3.91983], // prose
+        [-0.00554922, -1.5335, 4.3755], // cyrillic
+        [-0.00455876, -1.83685, 6.4697], // arabic
+        [0.00179838, -0.707211, 2.65743], // indic
+        [0.02609, -4.37215, 4.13236], // cjk
+        [0.00786923, -1.09205, 4.60943], // korean
+        [0.00496218, -4.22143, 4.224], // other-script
+        [-0.00335706, -3.42488, 3.81505], // code
+        [-0.0104053, -1.41815, 4.47574], // json
+        [0.00483986, -2.5105, 1.38276], // markup
+        [0.0153353, -4.08935, 5.11884], // latex
+        [-0.0123127, -4.43101, 2.66706], // tabular
+        [0.00312853, -1.8189, 2.3004], // numeric
+        [-0.00860311, -3.26997, 2.81107], // encoded
+        [0.0210356, -2.44641, 3.37982], // emoji
+        [-0.0173416, -1.8189, 6.1748], // repetitive
     ],
     // deepseek-v3
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00302517, -1.88082, 1.87735], // empty
+        [0.00696349, -4.57978, 5.7187], // prose
+        [0.00858823, -2.11488, 3.03499], // cyrillic
+        [0.0132886, -1.79862, 2.02332], // arabic
+        [-0.000904954, -5.83608, 3.36861], // indic
+        [0.0122129, -4.87849, 4.85422], // cjk
+        [0.00871654, -1.79545, 5.15671], // korean
+        [-0.0526902, -4.16146, 1.87735], // other-script
+        [0.00267818, -2.57459, 3.20826], // code
+        [-0.00817781, -2.75779, 4.31432], // json
+        [0.00057053, -3.81596, 1.30626], // markup
+        [0.0140456, -4.69213, 3.3935], // latex
+        [-0.0235328, -4.49375, 3.38867], // tabular
+        [0.0110392, -1.88082, 1.87735], // numeric
+        [-0.0063345, -9.32055, 2.12087], // encoded
+        [0.0175996, -1.4181, 3.65186], // emoji
+        [0.0101559, -2.24598, 2.00943], // repetitive
     ],
     // gemini
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00176842, -1.60831, 1.98521], // empty
+        [0.00384489, -4.08476, 4.29069], // prose
+        [0.00553923, -1.85684, 3.88707], // cyrillic
+        [0.0124103, -4.33054, 2.16186], // arabic
+        [0.00319884, -3.08175, 6.07444], // indic
+        [0.00293038, -3.0889, 7.75795], // cjk
+        [0.00986255, -3.00876, 4.35869], // korean
+        [-0.0352195, -7.37156, 1.98521], // other-script
+        [0.00225081, -2.01433, 3.32373], // code
+        [-3.51977e-5, -0.898463, 4.00246], // json
+        [-0.0127496, -2.93518, 2.18992], // markup
+        [-0.00160584, -2.2663, 3.23965], // latex
+        [-0.0214082, -3.66989, 4.39275], // tabular
+        [0.00432684, -1.60831, 1.98521], // numeric
+        [-0.000644685, -5.34641, 2.10559], // encoded
+        [0.0166809, -1.64575, 7.38526], // emoji
+        [-0.00929915, -7.33447, 1.98521], // repetitive
     ],
     // gemma3
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00231206, -1.74236, 1.98139], // empty
+        [0.00710097, -6.37887, 3.68483], // prose
+        [0.00506829, -2.11755, 4.6771], // cyrillic
+        [0.00857963, -3.78643, 1.99569], // arabic
+        [0.00669917, -4.46722, 5.19826], // indic
+        [0.0119129, -2.86068, 7.08947], // cjk
+        [0.00206119, -1.88758, 6.93592], // korean
+        [-0.0317613, -5.37433, 1.98139], // other-script
+        [0.004983, -2.22667, 3.58887], // code
+        [0.00147313, -2.46189, 3.66776], // json
+        [-0.0236721, -3.2368, 2.84869], // markup
+        [0.00256243, -3.19603, 3.72661], // latex
+        [-0.025519, -3.41399, 4.99059], // tabular
+        [0.00137874, -1.74236, 1.98139], // numeric
+        [-0.00290216, -3.38729, 2.53833], // encoded
+        [0.0367841, -2.77479, 1.52009], // emoji
+        [-0.0162879, -9.19065, 1.98139], // repetitive
     ],
     // mistral-v1
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00378799, -1.6944, 2.06805], // empty
+        [0.00744332, -5.19514, 4.82091], // prose
+        [-0.00129188, -1.70491, 2.15219], // cyrillic
+        [0.00658116, -1.96016, 1.30894], // arabic
+        [0.000742502, -1.33421, 3.50526], // indic
+        [0.00691974, -1.80549, 5.54903], // cjk
+        [0.00239908, -1.28314, 2.6536], // korean
+        [0.0840022, -1.6944, 9.24532], // other-script
+        [0.00307089, -3.05322, 3.188], // code
+        [-0.0117512, -2.11361, 4.21817], // json
+        [0.00409989, -1.57008, 1.7601], // markup
+        [0.0110378, -4.44244, 6.58295], // latex
+        [-0.0163102, -2.0914, 4.40497], // tabular
+        [0.00677369, -1.6944, 2.06805], // numeric
+        [-0.00261124, -5.68544, 3.03645], // encoded
+        [0.000589209, -0.839679, 4.78224], // emoji
+        [0.0234338, -4.65622, 9.65319], // repetitive
     ],
     // claude-legacy
     &[
-        [0.99999, 1.0, 1.00001], // empty
-        [0.99999, 1.0, 1.00001], // prose
-        [0.99999, 1.0, 1.00001], // cyrillic
-        [0.99999, 1.0, 1.00001], // arabic
-        [0.99999, 1.0, 1.00001], // indic
-        [0.99999, 1.0, 1.00001], // cjk
-        [0.99999, 1.0, 1.00001], // korean
-        [0.99999, 1.0, 1.00001], // other-script
-        [0.99999, 1.0, 1.00001], // code
-        [0.99999, 1.0, 1.00001], // json
-        [0.99999, 1.0, 1.00001], // markup
-        [0.99999, 1.0, 1.00001], // latex
-        [0.99999, 1.0, 1.00001], // tabular
-        [0.99999, 1.0, 1.00001], // numeric
-        [0.99999, 1.0, 1.00001], // encoded
-        [0.99999, 1.0, 1.00001], // emoji
-        [0.99999, 1.0, 1.00001], // repetitive
+        [0.00298832, -1.48735, 1.64058], // empty
+        [0.00530082, -4.28443, 3.96348], // prose
+        [0.00168146, -1.55558, 1.93329], // cyrillic
+        [-0.00109852, -0.91584, 1.13302], // arabic
+        [0.00198635, -0.655008, 6.34165], // indic
+        [0.00681317, -2.12265, 6.81], // cjk
+        [0.0134339, -1.58855, 2.33549], // korean
+        [0.0855553, -6.3115, 13.0101], // other-script
+        [0.00164469, -2.09836, 2.41273], // code
+        [0.0133583, -2.87358, 1.6647], // json
+        [-0.000414368, -1.13427, 1.46239], // markup
+        [0.00746969, -2.20183, 3.2702], // latex
+        [-0.00236314, -9.93166, 1.44225], // tabular
+        [0.00910398, -1.48735, 1.64058], // numeric
+        [0.000710235, -9.54772, 2.48579], // encoded
+        [0.0030295, -2.02404, 4.24167], // emoji
+        [0.00135872, -4.00255, 2.33185], // repetitive
     ],
+];
+
+/// Per profile: the spread `[a, b]`, σ(L) = sqrt(a + b / L) for a linear estimate of L tokens.
+pub(crate) const SPREAD: [[f64; 2]; 9] = [
+    [0.00639407, 0.282044], // o200k
+    [0.00820193, 0.19135], // cl100k
+    [0.0112189, 0.16335], // llama3
+    [0.00556719, 0.690284], // qwen3
+    [0.00569456, 0.267501], // deepseek-v3
+    [0.00277966, 0.266326], // gemini
+    [0.00307804, 0.328936], // gemma3
+    [0.00235088, 1.11403], // mistral-v1
+    [0.00762975, 0.571446], // claude-legacy
 ];

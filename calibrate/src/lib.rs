@@ -7,6 +7,9 @@
 //!
 //! The split is fixed by a hash of each sample's id, so adding samples never moves old ones between splits.
 
+// Matrix code reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
 use llm_preflight::estimate::{from_features, linear, ContentKind};
 use llm_preflight::scan::{scan, Features, FEATURE_NAMES, NF};
 use llm_preflight::Profile;
@@ -16,7 +19,10 @@ use std::path::{Path, PathBuf};
 
 /// The repository root (the parent of this crate).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("crate has a parent").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("crate has a parent")
+        .to_path_buf()
 }
 
 /// FNV-1a 64 of a sample id: stable across platforms and releases.
@@ -31,7 +37,7 @@ pub fn split_hash(id: &str) -> u64 {
 
 /// Which side of the split a sample is on.
 pub fn split_of(id: &str) -> &'static str {
-    if split_hash(id) % 3 == 0 {
+    if split_hash(id).is_multiple_of(3) {
         "eval"
     } else {
         "fit"
@@ -67,7 +73,12 @@ pub fn load_corpus(root: &Path) -> Vec<Sample> {
             .collect();
         files.sort_by_key(|e| e.file_name());
         for f in files {
-            let id = f.path().file_stem().expect("stem").to_string_lossy().into_owned();
+            let id = f
+                .path()
+                .file_stem()
+                .expect("stem")
+                .to_string_lossy()
+                .into_owned();
             let text = std::fs::read_to_string(f.path()).expect("corpus samples are UTF-8");
             out.push(Sample {
                 id,
@@ -143,7 +154,11 @@ pub fn write_counts(rows: &[CountRow]) -> String {
     }
     s.push('\n');
     for r in rows {
-        let _ = write!(s, "{}\t{}\t{}\t{}\t{}", r.id, r.label, r.split, r.chars, r.bytes);
+        let _ = write!(
+            s,
+            "{}\t{}\t{}\t{}\t{}",
+            r.id, r.label, r.split, r.chars, r.bytes
+        );
         for t in r.truth {
             s.push('\t');
             if let Some(t) = t {
@@ -181,7 +196,10 @@ pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; 9]> {
 }
 
 /// Makes count rows for the corpus: OpenAI encodings counted now, other vendors from `vendor`.
-pub fn count_corpus(samples: &[Sample], vendor: &BTreeMap<String, [Option<u64>; 9]>) -> Vec<CountRow> {
+pub fn count_corpus(
+    samples: &[Sample],
+    vendor: &BTreeMap<String, [Option<u64>; 9]>,
+) -> Vec<CountRow> {
     let o = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k loads");
     let c = llm_preflight::exact::ExactCounter::new(Profile::Cl100k).expect("cl100k loads");
     samples
@@ -212,7 +230,9 @@ pub fn nnls(ata: &[Vec<f64>], atb: &[f64]) -> Vec<f64> {
     let mut passive = vec![false; n];
     let tol = 1e-10;
     for _outer in 0..(3 * n) {
-        let grad: Vec<f64> = (0..n).map(|j| atb[j] - (0..n).map(|k| ata[j][k] * w[k]).sum::<f64>()).collect();
+        let grad: Vec<f64> = (0..n)
+            .map(|j| atb[j] - (0..n).map(|k| ata[j][k] * w[k]).sum::<f64>())
+            .collect();
         let mut best = None;
         for j in 0..n {
             if !passive[j] && grad[j] > tol && best.is_none_or(|b: usize| grad[j] > grad[b]) {
@@ -261,7 +281,9 @@ fn solve_subset(ata: &[Vec<f64>], atb: &[f64], passive: &[bool]) -> Vec<f64> {
     }
     // Gaussian elimination with partial pivoting.
     for col in 0..m {
-        let piv = (col..m).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs())).unwrap_or(col);
+        let piv = (col..m)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .unwrap_or(col);
         a.swap(col, piv);
         let d = a[col][col];
         if d.abs() < 1e-300 {
@@ -280,7 +302,11 @@ fn solve_subset(ata: &[Vec<f64>], atb: &[f64], passive: &[bool]) -> Vec<f64> {
     }
     let mut out = vec![0.0; atb.len()];
     for (r, &i) in idx.iter().enumerate() {
-        out[i] = if a[r][r].abs() < 1e-300 { 0.0 } else { a[r][m] / a[r][r] };
+        out[i] = if a[r][r].abs() < 1e-300 {
+            0.0
+        } else {
+            a[r][m] / a[r][r]
+        };
     }
     out
 }
@@ -309,8 +335,10 @@ pub fn prepare(samples: &[Sample], rows: &[CountRow]) -> Vec<Prepared> {
 
 /// Fits one profile's rates: minimise the sum of absolute relative errors (IRLS) with non-negative rates.
 pub fn fit_weights(data: &[&Prepared], p: usize) -> [f64; NF] {
-    let rows: Vec<(&Features, f64)> =
-        data.iter().filter_map(|d| d.row.truth[p].filter(|&t| t > 0).map(|t| (&d.x, t as f64))).collect();
+    let rows: Vec<(&Features, f64)> = data
+        .iter()
+        .filter_map(|d| d.row.truth[p].filter(|&t| t > 0).map(|t| (&d.x, t as f64)))
+        .collect();
     // Scale columns so the normal equations are well conditioned.
     let mut scale = [0.0f64; NF];
     for (x, y) in &rows {
@@ -370,123 +398,208 @@ pub fn round6(x: f64) -> f64 {
     format!("{x:.5e}").parse().unwrap_or(0.0)
 }
 
-/// Per detected kind: (p5, p50, p95) of truth / linear, widened until every labelled kind is covered on the fit
-/// split at `target`.
-pub fn fit_bands(data: &[&Prepared], p: usize, w: &[f64; NF], target: f64) -> [[f64; 3]; ContentKind::COUNT] {
-    fit_bands_by(data, p, &|x: &Features| (0..NF).map(|j| w[j] * x.v[j] as f64).sum(), target)
+/// A profile's band model: per detected kind `[m, z_lo, z_hi]`, and the spread `[a, b]`.
+///
+/// For a text whose linear estimate is `L` tokens and whose kind is `k`: `ln(true / L) ≈ m + z·σ(L)` with
+/// `σ(L) = sqrt(a + b / L)`: a floor `a` for how far texts of a kind differ, plus a part that shrinks as texts
+/// grow. The median is `L·e^m`, the band `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BandModel {
+    /// Per detected kind: median log ratio, and the standardised low and high ends.
+    pub kinds: [[f64; 3]; ContentKind::COUNT],
+    /// The spread `[a, b]`.
+    pub spread: [f64; 2],
 }
 
-/// [`fit_bands`] for any linear predictor.
-pub fn fit_bands_by(
-    data: &[&Prepared],
-    p: usize,
-    lin_of: &dyn Fn(&Features) -> f64,
-    target: f64,
-) -> [[f64; 3]; ContentKind::COUNT] {
-    let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
-    let mut all = Vec::new();
-    let mut items = Vec::new();
-    for d in data {
-        let Some(t) = d.row.truth[p] else { continue };
-        let lin = lin_of(&d.x);
-        if lin <= 0.0 {
-            continue;
+/// One residual for band fitting: (label, detected kind, ln(true / linear), linear tokens).
+pub type Residual = (String, usize, f64, f64);
+
+/// Residuals of the rates `w` on `data`.
+pub fn residuals(data: &[&Prepared], p: usize, w: &[f64; NF]) -> Vec<Residual> {
+    data.iter()
+        .filter_map(|d| {
+            let t = d.row.truth[p]?;
+            let lin: f64 = (0..NF).map(|j| w[j] * d.x.v[j] as f64).sum();
+            (lin > 0.0 && t > 0).then(|| {
+                (
+                    d.row.label.clone(),
+                    ContentKind::detect(&d.x) as usize,
+                    (t as f64 / lin).ln(),
+                    lin,
+                )
+            })
+        })
+        .collect()
+}
+
+/// Out-of-fold residuals: each sample is priced by rates fitted without it (5 folds), so the band reflects how
+/// the rates do on text they have not seen, not how well they fit their own samples.
+pub fn residuals_oof(data: &[&Prepared], p: usize) -> Vec<Residual> {
+    let fold = |d: &Prepared| (split_hash(&d.row.id) / 3 % 5) as usize;
+    let mut out = Vec::new();
+    for k in 0..5 {
+        let train: Vec<&Prepared> = data.iter().copied().filter(|d| fold(d) != k).collect();
+        let mut w = fit_weights(&train, p);
+        for x in w.iter_mut() {
+            *x = round6(*x);
         }
-        let r = t as f64 / lin;
-        let k = ContentKind::detect(&d.x) as usize;
-        by_kind[k].push(r);
-        all.push(r);
-        items.push((d.row.label.clone(), k, r));
+        let held: Vec<&Prepared> = data.iter().copied().filter(|d| fold(d) == k).collect();
+        out.extend(residuals(&held, p, &w));
+    }
+    out
+}
+
+/// Fits the band model: kind medians; the spread by least squares of squared residuals on `[1, 1/L]`; per kind
+/// the p5 and p95 of standardised residuals, then widened, nearest miss first, until every labelled kind
+/// reaches `target` coverage.
+pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
+    let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
+    let mut all: Vec<f64> = items.iter().map(|i| i.2).collect();
+    for (_, k, r, _) in items {
+        by_kind[*k].push(*r);
     }
     all.sort_by(f64::total_cmp);
-    let pooled = [quantile(&all, 0.05), quantile(&all, 0.5), quantile(&all, 0.95)];
-    let mut bands = [[0.0; 3]; ContentKind::COUNT];
+    let pooled_mid = quantile(&all, 0.5);
+    let mut mids = [pooled_mid; ContentKind::COUNT];
     for k in 0..ContentKind::COUNT {
         let v = &mut by_kind[k];
         v.sort_by(f64::total_cmp);
-        bands[k] = if v.len() >= 8 {
-            [quantile(v, 0.05), quantile(v, 0.5), quantile(v, 0.95)]
-        } else if v.is_empty() {
-            pooled
-        } else {
-            // Few samples: centre on them, but keep at least the pooled width.
-            let mid = quantile(v, 0.5);
-            [
-                (mid * pooled[0] / pooled[1]).min(v[0]),
-                mid,
-                (mid * pooled[2] / pooled[1]).max(v[v.len() - 1]),
-            ]
-        };
+        if v.len() >= 8 {
+            mids[k] = quantile(v, 0.5);
+        } else if !v.is_empty() {
+            // Few samples: shrink toward the pooled median.
+            mids[k] =
+                (quantile(v, 0.5) * v.len() as f64 + pooled_mid * 8.0) / (v.len() as f64 + 8.0);
+        }
     }
-    // Widen, one uncovered sample at a time, until each labelled kind reaches the target on this split.
-    let labels: Vec<String> = {
-        let mut l: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
-        l.sort();
-        l.dedup();
-        l
+    // Spread: e² ≈ a + b/L by least squares, both non-negative.
+    let (mut s11, mut s1x, mut sxx, mut s1y, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (_, k, r, l) in items {
+        let e2 = (r - mids[*k]).powi(2);
+        let x = 1.0 / l.max(1.0);
+        s11 += 1.0;
+        s1x += x;
+        sxx += x * x;
+        s1y += e2;
+        sxy += x * e2;
+    }
+    let det = s11 * sxx - s1x * s1x;
+    let (mut a, mut b) = if det.abs() > 1e-12 {
+        ((sxx * s1y - s1x * sxy) / det, (s11 * sxy - s1x * s1y) / det)
+    } else {
+        (0.0, 0.0)
     };
+    if b < 0.0 {
+        b = 0.0;
+        a = s1y / s11.max(1.0);
+    }
+    if a <= 0.0 {
+        a = 1e-6;
+        b = (sxy / sxx.max(1e-12)).max(0.0);
+    }
+    let (a, b) = (round6(a), round6(b));
+    let sigma = |l: f64| (a + b / l.max(1.0)).sqrt();
+    let z: Vec<(&str, usize, f64)> = items
+        .iter()
+        .map(|(lab, k, r, l)| (lab.as_str(), *k, (r - mids[*k]) / sigma(*l)))
+        .collect();
+    let mut zk: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
+    let mut zall: Vec<f64> = z.iter().map(|i| i.2).collect();
+    for (_, k, v) in &z {
+        zk[*k].push(*v);
+    }
+    zall.sort_by(f64::total_cmp);
+    let pooled = [quantile(&zall, 0.05), quantile(&zall, 0.95)];
+    let mut kinds = [[0.0; 3]; ContentKind::COUNT];
+    for k in 0..ContentKind::COUNT {
+        let v = &mut zk[k];
+        v.sort_by(f64::total_cmp);
+        let (lo, hi) = if v.len() >= 8 {
+            (quantile(v, 0.05), quantile(v, 0.95))
+        } else if v.is_empty() {
+            (pooled[0], pooled[1])
+        } else {
+            (pooled[0].min(v[0]), pooled[1].max(v[v.len() - 1]))
+        };
+        kinds[k] = [mids[k], lo.min(0.0), hi.max(0.0)];
+    }
+    let mut labels: Vec<&str> = z.iter().map(|i| i.0).collect();
+    labels.sort();
+    labels.dedup();
     for _round in 0..10_000 {
-        let mut worst: Option<(f64, usize, f64)> = None; // (distance, kind, ratio)
+        let mut nearest: Option<(f64, usize, f64)> = None; // (distance, kind, z)
         for label in &labels {
-            let mine: Vec<&(String, usize, f64)> = items.iter().filter(|i| &i.0 == label).collect();
-            let covered = mine.iter().filter(|i| i.2 >= bands[i.1][0] && i.2 <= bands[i.1][2]).count();
-            if (covered as f64) >= target * mine.len() as f64 {
+            let mine: Vec<&(&str, usize, f64)> = z.iter().filter(|i| i.0 == *label).collect();
+            let covered = mine
+                .iter()
+                .filter(|i| i.2 >= kinds[i.1][1] && i.2 <= kinds[i.1][2])
+                .count();
+            if covered as f64 >= target * mine.len() as f64 {
                 continue;
             }
-            // The nearest miss of this label: the cheapest widening.
             for i in &mine {
-                let b = bands[i.1];
-                let dist = if i.2 < b[0] {
-                    (b[0] / i.2).ln()
-                } else if i.2 > b[2] {
-                    (i.2 / b[2]).ln()
+                let dist = if i.2 < kinds[i.1][1] {
+                    kinds[i.1][1] - i.2
+                } else if i.2 > kinds[i.1][2] {
+                    i.2 - kinds[i.1][2]
                 } else {
                     continue;
                 };
-                if worst.is_none_or(|w| dist < w.0) {
-                    worst = Some((dist, i.1, i.2));
+                if nearest.is_none_or(|n| dist < n.0) {
+                    nearest = Some((dist, i.1, i.2));
                 }
             }
         }
-        let Some((_, k, r)) = worst else { break };
-        if r < bands[k][0] {
-            bands[k][0] = r;
+        let Some((_, k, v)) = nearest else { break };
+        if v < kinds[k][1] {
+            kinds[k][1] = v;
         } else {
-            bands[k][2] = r;
+            kinds[k][2] = v;
         }
     }
-    for b in bands.iter_mut() {
+    for kb in kinds.iter_mut() {
         // Round outward so rounding never uncovers a sample.
-        b[0] = round6(b[0] * 0.99999);
-        b[1] = round6(b[1]);
-        b[2] = round6(b[2] * 1.00001);
+        kb[0] = round6(kb[0]);
+        kb[1] = round6(kb[1] * BAND_MARGIN - 1e-6);
+        kb[2] = round6(kb[2] * BAND_MARGIN + 1e-6);
     }
-    bands
+    BandModel {
+        kinds,
+        spread: [a, b],
+    }
 }
 
 /// The fitted tables for every profile.
 pub struct Tables {
     /// Rates per profile.
     pub weights: [[f64; NF]; 9],
-    /// Bands per profile and detected kind.
-    pub bands: [[[f64; 3]; ContentKind::COUNT]; 9],
+    /// Band models per profile.
+    pub bands: [BandModel; 9],
 }
 
-/// Coverage each labelled kind must reach on the fit split when bands are widened.
+/// Every band end is pushed this much further out, beyond what covers the fit split: the fit split's most extreme
+/// samples are not the most extreme texts there are. Chosen by cross-validation inside the fit split.
+pub const BAND_MARGIN: f64 = 1.3;
+
+/// Coverage each labelled kind must reach on the out-of-fold residuals when bands are widened.
 pub const FIT_COVERAGE: f64 = 1.0;
 
 /// Fits all profiles from the fit split.
 pub fn fit_all(prepared: &[Prepared]) -> Tables {
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
     let mut weights = [[0.0; NF]; 9];
-    let mut bands = [[[1.0; 3]; ContentKind::COUNT]; 9];
+    let empty = BandModel {
+        kinds: [[0.0; 3]; ContentKind::COUNT],
+        spread: [0.0; 2],
+    };
+    let mut bands = [empty; 9];
     for p in 0..9 {
         let mut w = fit_weights(&fit, p);
         for x in w.iter_mut() {
             *x = round6(*x);
         }
         weights[p] = w;
-        bands[p] = fit_bands(&fit, p, &w, FIT_COVERAGE);
+        bands[p] = fit_band_model(&residuals_oof(&fit, p), FIT_COVERAGE);
     }
     Tables { weights, bands }
 }
@@ -509,15 +622,34 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
         s.push_str("    ],\n");
     }
     s.push_str("];\n\n");
-    s.push_str("/// (p5, p50, p95) of true / linear estimate per detected content kind, per profile.\n");
+    s.push_str("/// Per profile, per detected content kind: `[m, z_lo, z_hi]` (see `estimate::from_features_with`).\n");
     s.push_str("pub(crate) const BANDS: [&[[f64; 3]]; 9] = [\n");
-    for (p, bk) in t.bands.iter().enumerate() {
+    for (p, bm) in t.bands.iter().enumerate() {
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         s.push_str("    &[\n");
-        for (k, b) in bk.iter().enumerate() {
-            let _ = writeln!(s, "        [{}, {}, {}], // {}", lit(b[0]), lit(b[1]), lit(b[2]), ContentKind::ALL[k].name());
+        for (k, b) in bm.kinds.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "        [{}, {}, {}], // {}",
+                lit(b[0]),
+                lit(b[1]),
+                lit(b[2]),
+                ContentKind::ALL[k].name()
+            );
         }
         s.push_str("    ],\n");
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// Per profile: the spread `[a, b]`, σ(L) = sqrt(a + b / L) for a linear estimate of L tokens.\n");
+    s.push_str("pub(crate) const SPREAD: [[f64; 2]; 9] = [\n");
+    for (p, bm) in t.bands.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "    [{}, {}], // {}",
+            lit(bm.spread[0]),
+            lit(bm.spread[1]),
+            Profile::ALL[p].name()
+        );
     }
     s.push_str("];\n");
     s

@@ -12,7 +12,11 @@ fn tables_match_a_fresh_fit() {
     let root = root();
     let samples = load_corpus(&root);
     let rows = read_counts(&root.join("calibration/counts.tsv"));
-    assert_eq!(rows.len(), samples.len(), "counts.tsv and corpus/ disagree on the number of samples: regenerate");
+    assert_eq!(
+        rows.len(),
+        samples.len(),
+        "counts.tsv and corpus/ disagree on the number of samples: regenerate"
+    );
     let prepared = prepare(&samples, &rows);
     let t = fit_all(&prepared);
     let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
@@ -38,7 +42,10 @@ fn openai_counts_match_tiktoken() {
     let fresh = count_corpus(&samples, &Default::default());
     assert_eq!(committed.len(), fresh.len());
     for (c, f) in committed.iter().zip(&fresh) {
-        assert_eq!((&c.id, &c.label, &c.split, c.chars, c.bytes), (&f.id, &f.label, &f.split, f.chars, f.bytes));
+        assert_eq!(
+            (&c.id, &c.label, &c.split, c.chars, c.bytes),
+            (&f.id, &f.label, &f.split, f.chars, f.bytes)
+        );
         assert_eq!(c.truth[0], f.truth[0], "o200k count of {}", c.id);
         assert_eq!(c.truth[1], f.truth[1], "cl100k count of {}", c.id);
     }
@@ -48,25 +55,54 @@ fn openai_counts_match_tiktoken() {
 fn every_sample_is_sourced_and_within_the_rules() {
     let root = root();
     let samples = load_corpus(&root);
-    assert!(samples.len() >= 1000, "the corpus has {} samples", samples.len());
+    assert!(
+        samples.len() >= 1000,
+        "the corpus has {} samples",
+        samples.len()
+    );
     let labels: BTreeSet<&str> = samples.iter().map(|s| s.label.as_str()).collect();
     for label in &labels {
         let sources = std::fs::read_to_string(root.join("corpus").join(label).join("SOURCES.tsv"))
             .unwrap_or_else(|_| panic!("corpus/{label}/SOURCES.tsv is missing"));
-        let ids: BTreeSet<&str> = sources.lines().skip(1).filter_map(|l| l.split('\t').next()).collect();
-        let have: BTreeSet<&str> = samples.iter().filter(|s| s.label == *label).map(|s| s.id.as_str()).collect();
-        assert_eq!(ids, have, "corpus/{label}/SOURCES.tsv must list exactly its samples");
+        let ids: BTreeSet<&str> = sources
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        let have: BTreeSet<&str> = samples
+            .iter()
+            .filter(|s| s.label == *label)
+            .map(|s| s.id.as_str())
+            .collect();
+        assert_eq!(
+            ids, have,
+            "corpus/{label}/SOURCES.tsv must list exactly its samples"
+        );
         for line in sources.lines().skip(1) {
             let cols: Vec<&str> = line.split('\t').collect();
-            assert!(cols.len() >= 3 && !cols[1].is_empty() && !cols[2].is_empty(), "origin and licence: {line}");
+            assert!(
+                cols.len() >= 3 && !cols[1].is_empty() && !cols[2].is_empty(),
+                "origin and licence: {line}"
+            );
         }
         let n = have.len();
         assert!(n >= 30, "corpus/{label} has only {n} samples");
     }
-    let banned = [concat!("crates", ".", "io"), concat!("py", "pi"), concat!("python", "hosted"), concat!("npm", "js"), concat!("debian", ".", "org"), concat!("registry", ".", "yarn", "pkg")];
+    let banned = [
+        concat!("crates", ".", "io"),
+        concat!("py", "pi"),
+        concat!("python", "hosted"),
+        concat!("npm", "js"),
+        concat!("debian", ".", "org"),
+        concat!("registry", ".", "yarn", "pkg"),
+    ];
     for s in &samples {
         let chars = s.text.chars().count();
-        assert!((200..=40_000).contains(&chars), "{} has {chars} chars", s.id);
+        assert!(
+            (200..=40_000).contains(&chars),
+            "{} has {chars} chars",
+            s.id
+        );
         let lower = s.text.to_lowercase();
         for b in banned {
             assert!(!lower.contains(b), "{} names a registry host", s.id);

@@ -91,7 +91,9 @@ pub fn run_estimate(a: EstimateArgs) -> ExitCode {
             continue;
         }
         if est.saw_invalid_utf8() {
-            eprintln!("llm-preflight: {source}: invalid UTF-8, estimated with replacement characters");
+            eprintln!(
+                "llm-preflight: {source}: invalid UTF-8, estimated with replacement characters"
+            );
         }
         let e = est.finish();
         let line = serde_json::json!({
@@ -133,7 +135,9 @@ pub fn run_count(a: CountArgs) -> ExitCode {
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("llm-preflight: {source}: invalid UTF-8, counted with replacement characters");
+                eprintln!(
+                    "llm-preflight: {source}: invalid UTF-8, counted with replacement characters"
+                );
                 String::from_utf8_lossy(e.as_bytes()).into_owned()
             }
         };
