@@ -859,4 +859,3 @@ pub fn report(root: &Path) -> String {
     }
     md
 }
-
