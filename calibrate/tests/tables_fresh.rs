@@ -135,12 +135,22 @@ fn scanning_in_pieces_equals_scanning_whole_on_the_corpus() {
 fn report_and_readme_tell_what_the_tables_give() {
     let root = root();
     let fresh = report(&root);
-    let committed = std::fs::read_to_string(root.join("calibration/REPORT.md")).expect("calibration/REPORT.md");
-    assert!(fresh == committed, "calibration/REPORT.md is stale: run calibration/regenerate.sh");
+    let committed =
+        std::fs::read_to_string(root.join("calibration/REPORT.md")).expect("calibration/REPORT.md");
+    assert!(
+        fresh == committed,
+        "calibration/REPORT.md is stale: run calibration/regenerate.sh"
+    );
     // The README quotes the held-out summary table row for row.
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let eval = fresh.split("### Per content kind").next().unwrap_or("");
-    for line in eval.lines().filter(|l| l.starts_with("| ") && l.contains('%')) {
-        assert!(readme.contains(line), "README.md does not quote this row of calibration/REPORT.md:\n{line}");
+    for line in eval
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('%'))
+    {
+        assert!(
+            readme.contains(line),
+            "README.md does not quote this row of calibration/REPORT.md:\n{line}"
+        );
     }
 }
