@@ -1081,3 +1081,22 @@ fn openai_overheads_are_measured() {
         }
     }
 }
+
+#[test]
+fn ledger_does_not_believe_headers_that_have_not_seen_its_reservations_yet() {
+    let ledger = Ledger::new(State::new(key(10_000), 0));
+    let r = ledger
+        .try_reserve(&Cost::exact(6_000), Policy::Median, 0)
+        .unwrap();
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(4_000.0));
+    // A response to an earlier request reports 9,000 left: the provider has not counted the 6,000 in flight yet.
+    ledger.observe(&observed_tokens(9_000, None), 0);
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(4_000.0));
+    // A lower report (another caller shares the key) is believed at once.
+    ledger.observe(&observed_tokens(1_500, None), 0);
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(1_500.0));
+    // With nothing in flight, the provider is the authority both ways.
+    r.release();
+    ledger.observe(&observed_tokens(9_000, None), 0);
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(9_000.0));
+}

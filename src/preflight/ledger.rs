@@ -185,11 +185,16 @@ impl Ledger {
         })
     }
 
-    /// Applies a response's rate-limit headers at `now_ms`. The provider's numbers replace the local buckets;
-    /// requests still in flight may or may not be in them yet, so their reservations are not subtracted again
-    /// (the provider is the authority) — settle them as usual.
+    /// Applies a response's rate-limit headers at `now_ms`. With nothing in flight the provider's numbers replace
+    /// the local buckets. With reservations in flight, the provider may not have counted them yet, so a reported
+    /// `remaining` above the local level is not believed (it would admit their tokens twice); a lower one is.
     pub fn observe(&self, obs: &Observation, now_ms: u64) {
-        lock(&self.inner).state.observe(obs, now_ms);
+        let mut g = lock(&self.inner);
+        if g.in_flight > 0 {
+            g.state.observe_in_flight(obs, now_ms);
+        } else {
+            g.state.observe(obs, now_ms);
+        }
     }
 
     /// How many reservations are outstanding.

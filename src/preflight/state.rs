@@ -70,15 +70,16 @@ impl Bucket {
         if have >= need {
             return Some(now - now_ms);
         }
-        let mut t = now as f64;
+        // Times as offsets from `now`: absolute Unix milliseconds as f64 lose the fraction that decides the ceiling.
+        let mut t = 0.0;
         let mut level = have;
         if self.header_until_ms > now {
             let r = self.header_rate_per_ms;
-            let end = self.header_until_ms as f64;
-            let at_end = level + r * (end - t);
+            let end = (self.header_until_ms - now) as f64;
+            let at_end = level + r * end;
             if r > 0.0 && at_end >= need {
-                let done = t + (need - level) / r;
-                return Some((done.ceil() as u64).saturating_sub(now_ms));
+                let done = (need - level) / r;
+                return Some(wait_after(now, done, now_ms));
             }
             level = at_end;
             t = end;
@@ -87,7 +88,7 @@ impl Bucket {
             return None;
         }
         let done = t + (need - level) / self.rate_per_ms;
-        Some((done.ceil() as u64).saturating_sub(now_ms))
+        Some(wait_after(now, done, now_ms))
     }
 
     fn advance(&mut self, now_ms: u64) {
@@ -149,6 +150,14 @@ impl Bucket {
             }
         }
     }
+}
+
+/// The wait from `now_ms` until `done_after` milliseconds after `now` (a bucket short at `now`): at least 1 ms,
+/// saturating at the end of the `u64` clock rather than wrapping to zero.
+fn wait_after(now: u64, done_after: f64, now_ms: u64) -> u64 {
+    (now - now_ms)
+        .saturating_add(done_after.ceil() as u64)
+        .max(1)
 }
 
 /// What one response said about one dimension. Every field is optional: absent means unknown, never zero.
@@ -264,6 +273,32 @@ impl State {
         }
         if let Some(ra) = obs.retry_after_ms {
             self.blocked_until_ms = self.blocked_until_ms.max(now_ms.saturating_add(ra));
+        }
+    }
+
+    /// Applies a response's headers while reservations are still in flight: the provider's `remaining` may not
+    /// count requests it has not seen yet, so a reported level above the local one (which does count them) is
+    /// not believed; a lower one (other callers share the key) is. Never admits more than either side allows.
+    pub fn observe_in_flight(&mut self, obs: &Observation, now_ms: u64) {
+        let before: Vec<Option<f64>> = Dimension::RATES
+            .iter()
+            .map(|d| self.bucket(*d).map(|b| b.available(now_ms)))
+            .collect();
+        self.observe(obs, now_ms);
+        for (d, prior) in Dimension::RATES.iter().zip(before) {
+            let reported = match d {
+                Dimension::Requests => obs.requests.remaining,
+                Dimension::Tokens => obs.tokens.remaining,
+                Dimension::InputTokens => obs.input_tokens.remaining,
+                Dimension::OutputTokens => obs.output_tokens.remaining,
+                _ => None,
+            };
+            if let (Some(prior), Some(_), Some(b)) = (prior, reported, self.bucket_mut(*d)) {
+                if b.available(now_ms) > prior {
+                    b.level = prior;
+                    b.at_ms = now_ms;
+                }
+            }
         }
     }
 
