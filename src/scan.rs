@@ -812,9 +812,11 @@ impl Scanner {
             if !same {
                 break;
             }
-            // Stop one short of a possible run: the run-length stage decides about repeats.
-            if iter.clone().next() == Some(c) {
-                break;
+            // Stop one short of a possible run: the run-length stage decides about repeats. The piece's last
+            // character is left to it too, since the next piece may continue its run.
+            match iter.clone().next() {
+                Some(d) if d != c => {}
+                _ => break,
             }
             prev = c;
             m += 1;
@@ -998,7 +1000,18 @@ impl Scanner {
     /// `n` copies of one non-ASCII character (`chars` already counted).
     fn unicode_run(&mut self, c: char, n: u32) {
         let k = kind_of_non_ascii(c, c as u32);
-        if n >= REPEAT_MIN && !matches!(k, Kind::OtherWs | Kind::Digit) {
+        // Tokenizers merge long runs of symbols (box drawing, ellipses) but not of letters or emoji: a repeated
+        // emoji costs what one costs, each time.
+        let merges = !matches!(
+            k,
+            Kind::OtherWs
+                | Kind::Digit
+                | Kind::Letter { .. }
+                | Kind::Mark
+                | Kind::Emoji
+                | Kind::EmojiMod
+        );
+        if n >= REPEAT_MIN && merges {
             self.repeat(c, n);
         } else {
             for _ in 0..n {

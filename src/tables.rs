@@ -9,812 +9,812 @@ pub(crate) const WEIGHTS: [&[f64]; 9] = [
     // o200k
     &[
         0.0, // bias
-        0.514503, // latin_runs
+        0.515664, // latin_runs
         0.0, // latin_chars
-        1.41281, // latin_nonascii
-        0.263442, // latin_case_splits
-        0.0245846, // latin_long
+        1.41293, // latin_nonascii
+        0.26437, // latin_case_splits
+        0.0250222, // latin_long
         0.0, // latin_caps_runs
-        1.38804, // cyr_runs
-        0.0689681, // cyr_chars
-        107.265, // greek_runs
+        1.43573, // cyr_runs
+        0.0625241, // cyr_chars
+        106.886, // greek_runs
         0.0, // greek_chars
-        0.509007, // arabic_runs
-        0.290291, // arabic_chars
+        0.507594, // arabic_runs
+        0.29059, // arabic_chars
         0.0, // indic_runs
-        0.407031, // indic_chars
-        4.79959, // sea_runs
+        0.407084, // indic_chars
+        4.89607, // sea_runs
         0.0, // sea_chars
-        1.77405, // other_runs
+        1.76994, // other_runs
         0.0, // other_chars
-        0.617902, // han_chars
-        0.998175, // han_runs
-        0.525752, // kana_chars
-        0.232015, // kana_runs
-        0.217596, // hangul_chars
-        1.49012, // hangul_runs
-        0.998386, // cjk_punct
+        0.61698, // han_chars
+        1.00242, // han_runs
+        0.526439, // kana_chars
+        0.225831, // kana_runs
+        0.216896, // hangul_chars
+        1.49219, // hangul_runs
+        0.997801, // cjk_punct
         0.0, // digits
-        0.536664, // digit_runs
-        0.955374, // digit_groups3
-        0.267807, // punct
-        0.195131, // punct_runs
-        1.34678, // sym2
-        0.45111, // sym3
-        84.93, // sym4
-        2.19899, // emoji
-        0.953732, // emoji_mods
-        0.10283, // spaces_single
-        1.00086, // ws_runs
+        0.535822, // digit_runs
+        0.95511, // digit_groups3
+        0.269129, // punct
+        0.19093, // punct_runs
+        1.3442, // sym2
+        0.463378, // sym3
+        85.0216, // sym4
+        2.19377, // emoji
+        0.9591, // emoji_mods
+        0.1022, // spaces_single
+        1.0031, // ws_runs
         0.0, // ws_run_chars
-        0.614112, // nl_runs
-        0.0938696, // nl_chars
-        0.0576959, // tabs
-        1.01617, // rep_runs
+        0.615797, // nl_runs
+        0.0923227, // nl_chars
+        0.0576619, // tabs
+        1.011, // rep_runs
         0.0, // rep_chars
-        0.0380222, // b64_chars
+        0.0381539, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.811235, // other_ws
+        0.811679, // other_ws
         0.0, // latin_long2
-        0.0944593, // latin_upper
-        0.114409, // word_after_punct
-        0.131969, // punct_single
+        0.0950139, // latin_upper
+        0.112384, // word_after_punct
+        0.136588, // punct_single
         0.0, // nonlatin_long
-        1.0349, // caps_then_lower
+        1.03143, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.70594, // backslash_words
+        1.70832, // backslash_words
         0.0, // rep_alpha_runs
-        0.904331, // rep_alpha_chars
-        1.77058, // rep_wide_runs
-        0.110002, // rep_wide_chars
-        0.00534841, // ws_long
-        0.318622, // letter_a
-        0.271605, // letter_b
+        0.899952, // rep_alpha_chars
+        0.0, // rep_wide_runs
+        0.126975, // rep_wide_chars
+        0.00532348, // ws_long
+        0.317877, // letter_a
+        0.271265, // letter_b
         0.0, // letter_c
-        0.0, // letter_d
+        0.000500667, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.130305, // letter_g
-        0.498563, // letter_h
+        0.129728, // letter_g
+        0.497994, // letter_h
         0.0, // letter_i
-        0.396332, // letter_j
-        0.760623, // letter_k
+        0.397204, // letter_j
+        0.760729, // letter_k
         0.0, // letter_l
-        0.27386, // letter_m
-        0.181449, // letter_n
-        0.0969639, // letter_o
+        0.273614, // letter_m
+        0.179987, // letter_n
+        0.0964596, // letter_o
         0.0, // letter_p
-        0.715111, // letter_q
+        0.711364, // letter_q
         0.0, // letter_r
-        0.040343, // letter_s
-        0.0250148, // letter_t
-        0.30377, // letter_u
+        0.0408386, // letter_s
+        0.0237406, // letter_t
+        0.304621, // letter_u
         0.0, // letter_v
-        0.105189, // letter_w
-        0.541156, // letter_x
-        0.010096, // letter_y
-        1.29625, // letter_z
+        0.106729, // letter_w
+        0.540323, // letter_x
+        0.00590275, // letter_y
+        1.29504, // letter_z
     ],
     // cl100k
     &[
         0.0, // bias
-        0.48029, // latin_runs
+        0.480453, // latin_runs
         0.0, // latin_chars
-        2.79501, // latin_nonascii
+        2.79539, // latin_nonascii
         0.0, // latin_case_splits
-        0.0512518, // latin_long
+        0.0513044, // latin_long
         0.0, // latin_caps_runs
-        2.10772, // cyr_runs
-        0.113151, // cyr_chars
-        221.892, // greek_runs
+        2.09931, // cyr_runs
+        0.114303, // cyr_chars
+        221.735, // greek_runs
         0.0, // greek_chars
-        0.993048, // arabic_runs
-        0.646373, // arabic_chars
-        0.232052, // indic_runs
-        1.17976, // indic_chars
-        8.21294, // sea_runs
+        0.987765, // arabic_runs
+        0.647529, // arabic_chars
+        0.232173, // indic_runs
+        1.17975, // indic_chars
+        8.24452, // sea_runs
         0.0, // sea_chars
-        10.3336, // other_runs
-        0.354169, // other_chars
-        0.820388, // han_chars
-        1.33535, // han_runs
-        0.88739, // kana_chars
+        10.3605, // other_runs
+        0.349769, // other_chars
+        0.820435, // han_chars
+        1.33516, // han_runs
+        0.887414, // kana_chars
         0.0, // kana_runs
-        0.779725, // hangul_chars
-        1.22134, // hangul_runs
-        1.66401, // cjk_punct
+        0.779767, // hangul_chars
+        1.22129, // hangul_runs
+        1.66397, // cjk_punct
         0.0, // digits
-        0.519408, // digit_runs
-        0.958881, // digit_groups3
-        0.228462, // punct
-        0.281963, // punct_runs
-        2.40809, // sym2
-        0.7164, // sym3
-        64.3953, // sym4
-        2.99715, // emoji
-        1.66716, // emoji_mods
-        0.109414, // spaces_single
-        1.09507, // ws_runs
+        0.519328, // digit_runs
+        0.958847, // digit_groups3
+        0.228384, // punct
+        0.282226, // punct_runs
+        2.40606, // sym2
+        0.714154, // sym3
+        64.4533, // sym4
+        2.99686, // emoji
+        1.66554, // emoji_mods
+        0.109302, // spaces_single
+        1.09527, // ws_runs
         0.0, // ws_run_chars
-        0.494847, // nl_runs
-        0.0163538, // nl_chars
-        0.0614827, // tabs
-        1.64603, // rep_runs
+        0.495311, // nl_runs
+        0.0159582, // nl_chars
+        0.0614725, // tabs
+        1.64633, // rep_runs
         0.0, // rep_chars
-        0.0790056, // b64_chars
+        0.0790111, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.281976, // other_ws
+        0.282883, // other_ws
         0.0, // latin_long2
-        0.0607074, // latin_upper
-        0.0451038, // word_after_punct
-        0.114783, // punct_single
-        0.25417, // nonlatin_long
-        1.55332, // caps_then_lower
+        0.0607208, // latin_upper
+        0.0446996, // word_after_punct
+        0.114795, // punct_single
+        0.254018, // nonlatin_long
+        1.55365, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.81289, // backslash_words
+        1.81293, // backslash_words
         0.0, // rep_alpha_runs
-        0.965653, // rep_alpha_chars
+        0.965789, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.159076, // rep_wide_chars
-        0.00593761, // ws_long
-        0.410985, // letter_a
-        0.310311, // letter_b
+        0.159196, // rep_wide_chars
+        0.00593332, // ws_long
+        0.410995, // letter_a
+        0.310172, // letter_b
         0.0, // letter_c
-        0.0460089, // letter_d
+        0.0460733, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.201141, // letter_g
-        0.599558, // letter_h
+        0.200975, // letter_g
+        0.599501, // letter_h
         0.0, // letter_i
-        0.516749, // letter_j
-        0.860101, // letter_k
+        0.516555, // letter_j
+        0.859965, // letter_k
         0.0, // letter_l
-        0.33925, // letter_m
-        0.198536, // letter_n
-        0.0348762, // letter_o
+        0.33915, // letter_m
+        0.198545, // letter_n
+        0.0348333, // letter_o
         0.0, // letter_p
-        0.423772, // letter_q
+        0.423345, // letter_q
         0.0, // letter_r
-        0.00954645, // letter_s
-        0.056413, // letter_t
-        0.289601, // letter_u
+        0.00956799, // letter_s
+        0.0563082, // letter_t
+        0.289447, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.545692, // letter_x
+        0.545461, // letter_x
         0.0, // letter_y
-        1.65269, // letter_z
+        1.65259, // letter_z
     ],
     // llama3
     &[
         0.0, // bias
-        0.519958, // latin_runs
+        0.52001, // latin_runs
         0.0, // latin_chars
-        2.74149, // latin_nonascii
+        2.7415, // latin_nonascii
         0.0, // latin_case_splits
-        0.0683191, // latin_long
+        0.0682885, // latin_long
         0.0, // latin_caps_runs
-        0.846483, // cyr_runs
-        0.20896, // cyr_chars
-        181.193, // greek_runs
+        0.846584, // cyr_runs
+        0.208923, // cyr_chars
+        181.171, // greek_runs
         0.0, // greek_chars
         0.0, // arabic_runs
-        0.47967, // arabic_chars
+        0.479658, // arabic_chars
         0.0, // indic_runs
-        0.637532, // indic_chars
-        5.40782, // sea_runs
+        0.637528, // indic_chars
+        5.43923, // sea_runs
         0.0, // sea_chars
-        11.8798, // other_runs
+        11.8801, // other_runs
         0.0, // other_chars
-        0.667056, // han_chars
-        1.08231, // han_runs
-        0.546196, // kana_chars
-        9.23251e-5, // kana_runs
-        0.30562, // hangul_chars
-        1.41468, // hangul_runs
-        0.77296, // cjk_punct
+        0.667086, // han_chars
+        1.08218, // han_runs
+        0.546227, // kana_chars
+        0.0, // kana_runs
+        0.305624, // hangul_chars
+        1.41465, // hangul_runs
+        0.773044, // cjk_punct
         0.0, // digits
-        0.511324, // digit_runs
-        0.961185, // digit_groups3
-        0.227139, // punct
-        0.279736, // punct_runs
-        2.19181, // sym2
-        0.67223, // sym3
-        73.5357, // sym4
-        2.95711, // emoji
-        1.35681, // emoji_mods
-        0.0908995, // spaces_single
-        1.0434, // ws_runs
+        0.511299, // digit_runs
+        0.961167, // digit_groups3
+        0.227075, // punct
+        0.279979, // punct_runs
+        2.19417, // sym2
+        0.671486, // sym3
+        73.5793, // sym4
+        2.95683, // emoji
+        1.35518, // emoji_mods
+        0.0909181, // spaces_single
+        1.0436, // ws_runs
         0.0, // ws_run_chars
-        0.542786, // nl_runs
-        0.0537214, // nl_chars
-        0.0619676, // tabs
-        1.42905, // rep_runs
+        0.543007, // nl_runs
+        0.0534993, // nl_chars
+        0.0619567, // tabs
+        1.4296, // rep_runs
         0.0, // rep_chars
-        0.0756508, // b64_chars
+        0.075663, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.226795, // other_ws
+        0.225821, // other_ws
         0.0, // latin_long2
-        0.0739632, // latin_upper
-        0.0200591, // word_after_punct
-        0.112961, // punct_single
+        0.073956, // latin_upper
+        0.0199971, // word_after_punct
+        0.112851, // punct_single
         0.0, // nonlatin_long
-        1.49208, // caps_then_lower
+        1.49229, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.82498, // backslash_words
+        1.82502, // backslash_words
         0.0, // rep_alpha_runs
-        1.01823, // rep_alpha_chars
+        1.01793, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.158147, // rep_wide_chars
-        0.00569738, // ws_long
-        0.396318, // letter_a
-        0.281008, // letter_b
+        0.158188, // rep_wide_chars
+        0.00569465, // ws_long
+        0.396188, // letter_a
+        0.281137, // letter_b
         0.0, // letter_c
         0.0, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.175931, // letter_g
-        0.60012, // letter_h
+        0.175862, // letter_g
+        0.60019, // letter_h
         0.0, // letter_i
-        0.45614, // letter_j
-        0.86764, // letter_k
+        0.455834, // letter_j
+        0.867757, // letter_k
         0.0, // letter_l
-        0.341189, // letter_m
-        0.190469, // letter_n
-        0.028616, // letter_o
+        0.341285, // letter_m
+        0.190427, // letter_n
+        0.0286292, // letter_o
         0.0, // letter_p
-        0.437369, // letter_q
+        0.437492, // letter_q
         0.0, // letter_r
-        0.00453574, // letter_s
-        0.0368281, // letter_t
-        0.27973, // letter_u
+        0.0045554, // letter_s
+        0.0366744, // letter_t
+        0.279647, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.509818, // letter_x
+        0.509734, // letter_x
         0.0, // letter_y
-        1.64162, // letter_z
+        1.64125, // letter_z
     ],
     // qwen3
     &[
         0.0, // bias
-        0.498169, // latin_runs
+        0.498227, // latin_runs
         0.0, // latin_chars
-        2.72079, // latin_nonascii
+        2.72116, // latin_nonascii
         0.0, // latin_case_splits
-        0.0525524, // latin_long
+        0.0525956, // latin_long
         0.0, // latin_caps_runs
-        1.30073, // cyr_runs
-        0.158847, // cyr_chars
-        252.891, // greek_runs
+        1.30054, // cyr_runs
+        0.158875, // cyr_chars
+        252.823, // greek_runs
         0.0, // greek_chars
-        1.00243, // arabic_runs
-        0.259164, // arabic_chars
-        0.645703, // indic_runs
-        0.989066, // indic_chars
-        6.52843, // sea_runs
+        0.99913, // arabic_runs
+        0.25986, // arabic_chars
+        0.645643, // indic_runs
+        0.989084, // indic_chars
+        6.56012, // sea_runs
         0.0, // sea_chars
-        3.53615, // other_runs
-        0.46671, // other_chars
-        0.580956, // han_chars
-        0.863735, // han_runs
-        0.382144, // kana_chars
-        0.791921, // kana_runs
-        0.251425, // hangul_chars
-        1.77107, // hangul_runs
-        0.877209, // cjk_punct
-        0.856879, // digits
-        0.400933, // digit_runs
-        0.340197, // digit_groups3
-        0.159761, // punct
-        0.443407, // punct_runs
-        2.1655, // sym2
-        0.489104, // sym3
-        73.8759, // sym4
-        1.19257, // emoji
-        1.22919, // emoji_mods
-        0.0991508, // spaces_single
-        1.09606, // ws_runs
+        3.53982, // other_runs
+        0.46613, // other_chars
+        0.580982, // han_chars
+        0.863665, // han_runs
+        0.382118, // kana_chars
+        0.792115, // kana_runs
+        0.251405, // hangul_chars
+        1.77115, // hangul_runs
+        0.87722, // cjk_punct
+        0.856859, // digits
+        0.400873, // digit_runs
+        0.340242, // digit_groups3
+        0.159711, // punct
+        0.443532, // punct_runs
+        2.16388, // sym2
+        0.48868, // sym3
+        73.8873, // sym4
+        1.19266, // emoji
+        1.22819, // emoji_mods
+        0.0991368, // spaces_single
+        1.09604, // ws_runs
         0.0, // ws_run_chars
-        0.502441, // nl_runs
-        0.0151269, // nl_chars
-        0.0638485, // tabs
-        1.6817, // rep_runs
+        0.502387, // nl_runs
+        0.0151105, // nl_chars
+        0.0638459, // tabs
+        1.68198, // rep_runs
         0.0, // rep_chars
         0.0783975, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.244364, // other_ws
+        0.244807, // other_ws
         0.0, // latin_long2
-        0.0539089, // latin_upper
-        0.0289302, // word_after_punct
-        0.041898, // punct_single
+        0.0538984, // latin_upper
+        0.0287696, // word_after_punct
+        0.0419066, // punct_single
         0.0, // nonlatin_long
-        1.58065, // caps_then_lower
+        1.58067, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.80408, // backslash_words
+        1.80406, // backslash_words
         0.0, // rep_alpha_runs
-        0.776146, // rep_alpha_chars
+        0.775976, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.158638, // rep_wide_chars
-        0.00577566, // ws_long
-        0.398087, // letter_a
-        0.35014, // letter_b
+        0.158687, // rep_wide_chars
+        0.0057759, // ws_long
+        0.39814, // letter_a
+        0.350097, // letter_b
         0.0, // letter_c
-        0.0134777, // letter_d
+        0.0134704, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.218119, // letter_g
-        0.565882, // letter_h
+        0.218157, // letter_g
+        0.565762, // letter_h
         0.0, // letter_i
-        0.422316, // letter_j
-        0.845848, // letter_k
+        0.422256, // letter_j
+        0.84583, // letter_k
         0.0, // letter_l
-        0.397058, // letter_m
-        0.265049, // letter_n
-        0.00455572, // letter_o
+        0.396896, // letter_m
+        0.265025, // letter_n
+        0.00457156, // letter_o
         0.0, // letter_p
-        0.391083, // letter_q
+        0.391071, // letter_q
         0.0, // letter_r
-        0.0442675, // letter_s
+        0.044265, // letter_s
         0.0, // letter_t
-        0.241593, // letter_u
+        0.241502, // letter_u
         0.0, // letter_v
-        0.0377459, // letter_w
-        0.395739, // letter_x
+        0.0379052, // letter_w
+        0.395695, // letter_x
         0.0, // letter_y
-        1.51895, // letter_z
+        1.51892, // letter_z
     ],
     // deepseek-v3
     &[
         0.0, // bias
-        0.508165, // latin_runs
+        0.508283, // latin_runs
         0.0, // latin_chars
-        2.38475, // latin_nonascii
-        0.136809, // latin_case_splits
-        0.0553319, // latin_long
+        2.38465, // latin_nonascii
+        0.13683, // latin_case_splits
+        0.0553626, // latin_long
         0.0, // latin_caps_runs
-        1.0202, // cyr_runs
-        0.165784, // cyr_chars
+        1.02028, // cyr_runs
+        0.165762, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.452329, // arabic_runs
-        0.369934, // arabic_chars
-        0.146508, // indic_runs
-        0.673464, // indic_chars
-        4.97586, // sea_runs
+        0.448776, // arabic_runs
+        0.370641, // arabic_chars
+        0.146772, // indic_runs
+        0.673385, // indic_chars
+        4.98847, // sea_runs
         0.0, // sea_chars
-        3.27752, // other_runs
+        3.27757, // other_runs
         0.0, // other_chars
-        0.488366, // han_chars
-        0.793888, // han_runs
-        0.524892, // kana_chars
-        0.265814, // kana_runs
-        0.271066, // hangul_chars
-        1.73571, // hangul_runs
-        0.803753, // cjk_punct
+        0.488387, // han_chars
+        0.793666, // han_runs
+        0.524916, // kana_chars
+        0.265701, // kana_runs
+        0.271103, // hangul_chars
+        1.73551, // hangul_runs
+        0.803788, // cjk_punct
         0.0, // digits
-        0.442714, // digit_runs
-        0.958794, // digit_groups3
-        0.372682, // punct
+        0.442686, // digit_runs
+        0.958797, // digit_groups3
+        0.372689, // punct
         0.0, // punct_runs
-        2.05052, // sym2
-        1.48513, // sym3
-        75.4364, // sym4
-        2.0912, // emoji
-        1.07534, // emoji_mods
-        0.0922049, // spaces_single
-        0.976925, // ws_runs
+        2.0485, // sym2
+        1.48402, // sym3
+        75.4718, // sym4
+        2.09055, // emoji
+        1.07476, // emoji_mods
+        0.0922422, // spaces_single
+        0.97695, // ws_runs
         0.0, // ws_run_chars
-        0.702248, // nl_runs
+        0.702527, // nl_runs
         0.0, // nl_chars
-        0.153577, // tabs
-        1.3338, // rep_runs
-        0.00634957, // rep_chars
-        0.0975625, // b64_chars
+        0.153449, // tabs
+        1.33292, // rep_runs
+        0.00635853, // rep_chars
+        0.0975484, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.172354, // other_ws
+        0.173101, // other_ws
         0.0, // latin_long2
-        0.153892, // latin_upper
-        0.185943, // word_after_punct
-        0.315664, // punct_single
+        0.153888, // latin_upper
+        0.185899, // word_after_punct
+        0.315665, // punct_single
         0.0, // nonlatin_long
-        0.293606, // caps_then_lower
+        0.293799, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.35115, // backslash_words
+        1.35124, // backslash_words
         0.0, // rep_alpha_runs
-        0.829757, // rep_alpha_chars
+        0.829867, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.0649719, // rep_wide_chars
-        0.0078269, // ws_long
-        0.352576, // letter_a
-        0.330545, // letter_b
+        0.0650467, // rep_wide_chars
+        0.0078238, // ws_long
+        0.352449, // letter_a
+        0.330334, // letter_b
         0.0, // letter_c
-        0.221171, // letter_d
+        0.221245, // letter_d
         0.0, // letter_e
-        0.0335261, // letter_f
-        0.042657, // letter_g
-        0.290321, // letter_h
+        0.0335443, // letter_f
+        0.0426983, // letter_g
+        0.290233, // letter_h
         0.0, // letter_i
-        0.142632, // letter_j
-        0.997327, // letter_k
-        0.0325684, // letter_l
-        0.219556, // letter_m
-        0.196503, // letter_n
-        0.0151481, // letter_o
+        0.142486, // letter_j
+        0.997202, // letter_k
+        0.0324775, // letter_l
+        0.219582, // letter_m
+        0.196532, // letter_n
+        0.0151471, // letter_o
         0.0, // letter_p
-        0.668009, // letter_q
+        0.66826, // letter_q
         0.0, // letter_r
-        0.0391352, // letter_s
-        0.0697962, // letter_t
-        0.321172, // letter_u
-        0.0046102, // letter_v
+        0.0390708, // letter_s
+        0.0696117, // letter_t
+        0.321166, // letter_u
+        0.00453904, // letter_v
         0.0, // letter_w
-        0.495045, // letter_x
+        0.494663, // letter_x
         0.0, // letter_y
-        1.65404, // letter_z
+        1.65432, // letter_z
     ],
     // gemini
     &[
         0.0, // bias
-        0.757339, // latin_runs
+        0.757074, // latin_runs
         0.0, // latin_chars
-        0.967473, // latin_nonascii
-        0.418482, // latin_case_splits
-        0.0904213, // latin_long
+        0.964492, // latin_nonascii
+        0.42197, // latin_case_splits
+        0.090281, // latin_long
         0.0, // latin_caps_runs
-        1.31121, // cyr_runs
-        0.0479207, // cyr_chars
+        1.22712, // cyr_runs
+        0.0592384, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.0519603, // arabic_runs
-        0.399028, // arabic_chars
+        0.056433, // arabic_runs
+        0.397684, // arabic_chars
         0.0, // indic_runs
-        0.462106, // indic_chars
-        3.16431, // sea_runs
+        0.461636, // indic_chars
+        3.473, // sea_runs
         0.0, // sea_chars
-        2.59322, // other_runs
-        0.178183, // other_chars
-        0.578733, // han_chars
-        0.149525, // han_runs
-        0.278423, // kana_chars
-        0.419225, // kana_runs
-        0.506282, // hangul_chars
-        0.845455, // hangul_runs
-        1.19205, // cjk_punct
-        0.913519, // digits
-        0.200638, // digit_runs
-        0.201571, // digit_groups3
-        0.270801, // punct
-        0.328696, // punct_runs
-        1.40057, // sym2
-        0.802662, // sym3
-        95.5386, // sym4
-        1.24625, // emoji
-        0.248653, // emoji_mods
-        0.0598214, // spaces_single
-        1.07156, // ws_runs
+        2.71216, // other_runs
+        0.158548, // other_chars
+        0.579779, // han_chars
+        0.141427, // han_runs
+        0.278059, // kana_chars
+        0.423516, // kana_runs
+        0.507128, // hangul_chars
+        0.841049, // hangul_runs
+        1.19509, // cjk_punct
+        0.914909, // digits
+        0.201787, // digit_runs
+        0.198503, // digit_groups3
+        0.272351, // punct
+        0.32528, // punct_runs
+        1.4008, // sym2
+        0.788968, // sym3
+        95.6639, // sym4
+        1.24981, // emoji
+        0.244089, // emoji_mods
+        0.0615887, // spaces_single
+        1.06749, // ws_runs
         0.0, // ws_run_chars
-        1.06286, // nl_runs
+        1.06723, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.170837, // rep_runs
-        0.0617115, // rep_chars
-        0.00825926, // b64_chars
+        0.172583, // rep_runs
+        0.0616001, // rep_chars
+        0.00782829, // b64_chars
         0.0, // hex_chars
-        25.627, // control
-        0.525461, // other_ws
+        25.6002, // control
+        0.524513, // other_ws
         0.0, // latin_long2
-        0.082674, // latin_upper
-        0.291776, // word_after_punct
-        0.262262, // punct_single
-        0.100903, // nonlatin_long
-        1.47317, // caps_then_lower
+        0.082221, // latin_upper
+        0.293967, // word_after_punct
+        0.262261, // punct_single
+        0.101298, // nonlatin_long
+        1.47802, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.479184, // backslash_words
+        0.479878, // backslash_words
         0.0, // rep_alpha_runs
-        0.684814, // rep_alpha_chars
-        5.75987, // rep_wide_runs
-        0.112756, // rep_wide_chars
-        0.0565953, // ws_long
-        0.140055, // letter_a
-        0.127712, // letter_b
+        0.686047, // rep_alpha_chars
+        7.98099, // rep_wide_runs
+        0.0913599, // rep_wide_chars
+        0.0566022, // ws_long
+        0.139074, // letter_a
+        0.127491, // letter_b
         0.0, // letter_c
         0.0, // letter_d
         0.0, // letter_e
-        0.0502059, // letter_f
+        0.0497428, // letter_f
         0.0, // letter_g
-        0.0530921, // letter_h
+        0.05479, // letter_h
         0.0, // letter_i
-        0.121648, // letter_j
-        0.55435, // letter_k
+        0.116405, // letter_j
+        0.551563, // letter_k
         0.0, // letter_l
-        0.171111, // letter_m
-        0.0825989, // letter_n
+        0.173075, // letter_m
+        0.0825922, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        0.488737, // letter_q
+        0.49065, // letter_q
         0.0, // letter_r
         0.0, // letter_s
-        0.0523193, // letter_t
-        0.12549, // letter_u
+        0.0514176, // letter_t
+        0.124619, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.356722, // letter_x
-        0.0815665, // letter_y
-        0.984945, // letter_z
+        0.355329, // letter_x
+        0.078906, // letter_y
+        0.984369, // letter_z
     ],
     // gemma3
     &[
         0.0, // bias
-        0.713573, // latin_runs
+        0.71275, // latin_runs
         0.0, // latin_chars
-        1.14795, // latin_nonascii
-        0.502579, // latin_case_splits
-        0.0545053, // latin_long
+        1.13807, // latin_nonascii
+        0.50638, // latin_case_splits
+        0.0541834, // latin_long
         0.0, // latin_caps_runs
-        1.68999, // cyr_runs
-        0.00486875, // cyr_chars
-        14.5964, // greek_runs
+        1.60903, // cyr_runs
+        0.0155852, // cyr_chars
+        14.8718, // greek_runs
         0.0, // greek_chars
-        0.0443559, // arabic_runs
-        0.391591, // arabic_chars
+        0.0521044, // arabic_runs
+        0.389389, // arabic_chars
         0.0, // indic_runs
-        0.311469, // indic_chars
-        2.9073, // sea_runs
+        0.310807, // indic_chars
+        3.21417, // sea_runs
         0.0, // sea_chars
-        3.2575, // other_runs
+        3.25843, // other_runs
         0.0, // other_chars
-        0.578509, // han_chars
-        0.0738301, // han_runs
-        0.33065, // kana_chars
-        0.274391, // kana_runs
-        0.172631, // hangul_chars
-        1.37214, // hangul_runs
-        1.16467, // cjk_punct
-        0.906766, // digits
-        0.270018, // digit_runs
-        0.217606, // digit_groups3
-        0.239197, // punct
-        0.36843, // punct_runs
-        1.17403, // sym2
-        0.702791, // sym3
-        75.0503, // sym4
-        1.40748, // emoji
-        0.294922, // emoji_mods
-        0.0496305, // spaces_single
-        1.07982, // ws_runs
+        0.579483, // han_chars
+        0.0632354, // han_runs
+        0.330725, // kana_chars
+        0.277452, // kana_runs
+        0.174558, // hangul_chars
+        1.36352, // hangul_runs
+        1.17022, // cjk_punct
+        0.907251, // digits
+        0.269601, // digit_runs
+        0.217832, // digit_groups3
+        0.239696, // punct
+        0.36785, // punct_runs
+        1.18367, // sym2
+        0.690474, // sym3
+        74.9427, // sym4
+        1.40979, // emoji
+        0.292042, // emoji_mods
+        0.0517448, // spaces_single
+        1.07353, // ws_runs
         0.0, // ws_run_chars
-        1.20627, // nl_runs
+        1.21417, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.205533, // rep_runs
-        0.0575867, // rep_chars
-        0.000763748, // b64_chars
+        0.215612, // rep_runs
+        0.0573349, // rep_chars
+        0.000187798, // b64_chars
         0.0, // hex_chars
-        35.1693, // control
-        1.70739, // other_ws
+        35.727, // control
+        1.70665, // other_ws
         0.0, // latin_long2
-        0.1087, // latin_upper
-        0.396585, // word_after_punct
-        0.161656, // punct_single
+        0.107841, // latin_upper
+        0.398858, // word_after_punct
+        0.159501, // punct_single
         0.0, // nonlatin_long
-        1.12075, // caps_then_lower
+        1.12455, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.59226, // backslash_words
+        0.593034, // backslash_words
         0.0, // rep_alpha_runs
-        0.702953, // rep_alpha_chars
-        5.98819, // rep_wide_runs
-        0.0563201, // rep_wide_chars
-        0.0311945, // ws_long
-        0.185328, // letter_a
-        0.137137, // letter_b
+        0.709505, // rep_alpha_chars
+        8.68207, // rep_wide_runs
+        0.0301335, // rep_wide_chars
+        0.0312289, // ws_long
+        0.184983, // letter_a
+        0.138026, // letter_b
         0.0, // letter_c
         0.0, // letter_d
         0.0, // letter_e
-        0.0908758, // letter_f
-        0.0599287, // letter_g
-        0.0337531, // letter_h
+        0.0899065, // letter_f
+        0.0607153, // letter_g
+        0.0345437, // letter_h
         0.0, // letter_i
-        0.182825, // letter_j
-        0.647391, // letter_k
+        0.182779, // letter_j
+        0.644639, // letter_k
         0.0, // letter_l
-        0.0741198, // letter_m
-        0.229769, // letter_n
+        0.0754048, // letter_m
+        0.229566, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        1.0142, // letter_q
+        1.01877, // letter_q
         0.0, // letter_r
         0.0, // letter_s
-        0.0500082, // letter_t
-        0.0583066, // letter_u
-        0.0931498, // letter_v
+        0.0491065, // letter_t
+        0.0578599, // letter_u
+        0.0948892, // letter_v
         0.0, // letter_w
-        0.346211, // letter_x
-        0.0902428, // letter_y
-        1.06909, // letter_z
+        0.340826, // letter_x
+        0.0897265, // letter_y
+        1.07148, // letter_z
     ],
     // mistral-v1
     &[
-        0.0634872, // bias
-        0.613912, // latin_runs
+        0.0758561, // bias
+        0.613199, // latin_runs
         0.0, // latin_chars
-        2.97022, // latin_nonascii
-        0.120272, // latin_case_splits
-        0.101968, // latin_long
+        2.97217, // latin_nonascii
+        0.123346, // latin_case_splits
+        0.100817, // latin_long
         0.0, // latin_caps_runs
-        0.850458, // cyr_runs
-        0.315163, // cyr_chars
-        55.9714, // greek_runs
+        0.848879, // cyr_runs
+        0.315263, // cyr_chars
+        56.5455, // greek_runs
         0.0, // greek_chars
-        2.05968, // arabic_runs
-        0.594557, // arabic_chars
-        1.42394, // indic_runs
-        0.906284, // indic_chars
-        8.38924, // sea_runs
+        2.05556, // arabic_runs
+        0.595232, // arabic_chars
+        1.42381, // indic_runs
+        0.90612, // indic_chars
+        8.4636, // sea_runs
         0.0, // sea_chars
         0.0, // other_runs
-        1.22983, // other_chars
-        1.0583, // han_chars
-        0.0638179, // han_runs
-        0.990071, // kana_chars
-        0.282361, // kana_runs
-        1.10541, // hangul_chars
-        0.785636, // hangul_runs
-        1.60035, // cjk_punct
-        0.881238, // digits
-        0.191734, // digit_runs
-        0.284882, // digit_groups3
-        0.452785, // punct
+        1.22952, // other_chars
+        1.0585, // han_chars
+        0.0617874, // han_runs
+        0.989752, // kana_chars
+        0.284312, // kana_runs
+        1.10571, // hangul_chars
+        0.784081, // hangul_runs
+        1.60074, // cjk_punct
+        0.881457, // digits
+        0.192511, // digit_runs
+        0.28414, // digit_groups3
+        0.452729, // punct
         0.0, // punct_runs
-        3.07281, // sym2
-        1.40077, // sym3
-        45.4132, // sym4
-        4.01017, // emoji
-        0.209231, // emoji_mods
-        0.0922575, // spaces_single
-        0.855569, // ws_runs
-        0.0423645, // ws_run_chars
-        0.460074, // nl_runs
-        0.522987, // nl_chars
-        0.908563, // tabs
-        0.785309, // rep_runs
-        0.0584624, // rep_chars
-        0.15708, // b64_chars
+        3.07644, // sym2
+        1.40222, // sym3
+        45.5756, // sym4
+        4.00646, // emoji
+        0.211253, // emoji_mods
+        0.0929063, // spaces_single
+        0.857059, // ws_runs
+        0.0421519, // ws_run_chars
+        0.462339, // nl_runs
+        0.521914, // nl_chars
+        0.908338, // tabs
+        0.787781, // rep_runs
+        0.0584423, // rep_chars
+        0.15632, // b64_chars
         0.0, // hex_chars
-        69.4483, // control
+        69.9358, // control
         0.0, // other_ws
         0.0, // latin_long2
-        0.140782, // latin_upper
-        0.420637, // word_after_punct
-        0.418262, // punct_single
+        0.141004, // latin_upper
+        0.421582, // word_after_punct
+        0.417806, // punct_single
         0.0, // nonlatin_long
-        0.640092, // caps_then_lower
+        0.644623, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.845928, // backslash_words
+        0.847305, // backslash_words
         0.0, // rep_alpha_runs
-        0.716931, // rep_alpha_chars
+        0.717123, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.510074, // rep_wide_chars
-        0.0225098, // ws_long
-        0.362558, // letter_a
-        0.453483, // letter_b
-        0.138175, // letter_c
-        0.253336, // letter_d
-        0.0627701, // letter_e
+        0.509945, // rep_wide_chars
+        0.0226995, // ws_long
+        0.361203, // letter_a
+        0.454565, // letter_b
+        0.137534, // letter_c
+        0.254339, // letter_d
+        0.063245, // letter_e
         0.0, // letter_f
         0.0, // letter_g
-        0.213843, // letter_h
+        0.215039, // letter_h
         0.0, // letter_i
-        0.267727, // letter_j
-        0.79497, // letter_k
+        0.264741, // letter_j
+        0.796061, // letter_k
         0.0, // letter_l
-        0.195411, // letter_m
-        0.13523, // letter_n
+        0.196338, // letter_m
+        0.133456, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        0.699646, // letter_q
-        0.0643716, // letter_r
+        0.700773, // letter_q
+        0.0654023, // letter_r
         0.0, // letter_s
         0.0, // letter_t
-        0.0960651, // letter_u
+        0.0967226, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.272074, // letter_x
+        0.269997, // letter_x
         0.0, // letter_y
-        1.77472, // letter_z
+        1.7784, // letter_z
     ],
     // claude-legacy
     &[
-        1.32224, // bias
-        0.698858, // latin_runs
+        1.32406, // bias
+        0.699043, // latin_runs
         0.0, // latin_chars
-        2.94604, // latin_nonascii
-        0.33449, // latin_case_splits
-        0.0743067, // latin_long
+        2.94498, // latin_nonascii
+        0.3358, // latin_case_splits
+        0.0741737, // latin_long
         0.0, // latin_caps_runs
-        2.2386, // cyr_runs
-        0.203753, // cyr_chars
+        2.14983, // cyr_runs
+        0.219068, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        2.22746, // arabic_runs
-        0.627105, // arabic_chars
-        0.444413, // indic_runs
-        1.26517, // indic_chars
-        13.1244, // sea_runs
+        2.25645, // arabic_runs
+        0.621172, // arabic_chars
+        0.436259, // indic_runs
+        1.26729, // indic_chars
+        13.5448, // sea_runs
         0.0, // sea_chars
         0.0, // other_runs
-        2.01647, // other_chars
-        0.631185, // han_chars
-        1.31725, // han_runs
-        0.86231, // kana_chars
+        2.01891, // other_chars
+        0.631197, // han_chars
+        1.31413, // han_runs
+        0.862432, // kana_chars
         0.0, // kana_runs
-        1.14049, // hangul_chars
-        0.777498, // hangul_runs
-        1.79055, // cjk_punct
-        0.00138148, // digits
+        1.14129, // hangul_chars
+        0.77452, // hangul_runs
+        1.79681, // cjk_punct
+        0.00142281, // digits
         0.0, // digit_runs
-        1.12693, // digit_groups3
-        0.320048, // punct
-        0.26167, // punct_runs
-        2.59448, // sym2
-        1.3636, // sym3
-        25.6834, // sym4
-        2.87395, // emoji
-        1.65318, // emoji_mods
+        1.12675, // digit_groups3
+        0.319836, // punct
+        0.262435, // punct_runs
+        2.59606, // sym2
+        1.35984, // sym3
+        25.7737, // sym4
+        2.87446, // emoji
+        1.65196, // emoji_mods
         0.0, // spaces_single
-        0.290883, // ws_runs
+        0.287233, // ws_runs
         0.0, // ws_run_chars
-        0.677325, // nl_runs
-        0.154015, // nl_chars
-        0.100777, // tabs
-        2.81749, // rep_runs
-        2.5795e-6, // rep_chars
-        0.111897, // b64_chars
+        0.680235, // nl_runs
+        0.154471, // nl_chars
+        0.10097, // tabs
+        2.80993, // rep_runs
+        3.10293e-5, // rep_chars
+        0.111685, // b64_chars
         0.0, // hex_chars
-        86.4003, // control
+        86.549, // control
         0.0, // other_ws
         0.0, // latin_long2
-        0.102273, // latin_upper
-        0.270034, // word_after_punct
-        0.274669, // punct_single
-        0.212305, // nonlatin_long
-        0.0105495, // caps_then_lower
+        0.10225, // latin_upper
+        0.269687, // word_after_punct
+        0.274047, // punct_single
+        0.18819, // nonlatin_long
+        0.0108685, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.842807, // backslash_words
-        3.05169, // rep_alpha_runs
+        0.842132, // backslash_words
+        3.04934, // rep_alpha_runs
         0.0, // rep_alpha_chars
-        7.7255, // rep_wide_runs
-        0.0802101, // rep_wide_chars
-        0.00720056, // ws_long
-        0.42982, // letter_a
-        0.468097, // letter_b
+        9.1028, // rep_wide_runs
+        0.0668742, // rep_wide_chars
+        0.00719774, // ws_long
+        0.430033, // letter_a
+        0.467307, // letter_b
         0.0, // letter_c
-        0.120998, // letter_d
-        0.0648762, // letter_e
+        0.120674, // letter_d
+        0.0647136, // letter_e
         0.0, // letter_f
         0.0, // letter_g
-        0.0501395, // letter_h
+        0.0509855, // letter_h
         0.0, // letter_i
-        0.0515375, // letter_j
-        0.850256, // letter_k
+        0.0499123, // letter_j
+        0.850968, // letter_k
         0.0, // letter_l
         0.0, // letter_m
-        0.227571, // letter_n
+        0.227444, // letter_n
         0.0, // letter_o
-        0.052348, // letter_p
-        0.748203, // letter_q
-        0.000631026, // letter_r
+        0.0509549, // letter_p
+        0.749768, // letter_q
+        0.00075678, // letter_r
         0.0, // letter_s
         0.0, // letter_t
-        0.0789434, // letter_u
-        0.167063, // letter_v
+        0.0787867, // letter_u
+        0.165718, // letter_v
         0.0, // letter_w
-        0.0681493, // letter_x
-        0.00183368, // letter_y
-        2.11001, // letter_z
+        0.0687096, // letter_x
+        0.00160413, // letter_y
+        2.11125, // letter_z
     ],
 ];
 
@@ -822,195 +822,195 @@ pub(crate) const WEIGHTS: [&[f64]; 9] = [
 pub(crate) const BANDS: [&[[f64; 3]]; 9] = [
     // o200k
     &[
-        [0.00399386, -1.82965, 1.94275], // empty
-        [0.010433, -4.52372, 4.07893], // prose
-        [0.00603584, -2.11901, 4.18001], // cyrillic
-        [0.00687579, -2.13358, 2.62721], // arabic
-        [0.00651775, -2.44494, 5.05722], // indic
-        [0.0171973, -3.34866, 4.92805], // cjk
-        [0.0129767, -1.88502, 5.60651], // korean
-        [-0.0797428, -12.4081, 1.95847], // other-script
-        [-0.00412913, -2.91404, 3.51522], // code
-        [-0.00212, -2.02588, 4.11748], // json
-        [0.00836038, -2.98966, 2.04126], // markup
-        [0.0107999, -4.01475, 3.3888], // latex
-        [-0.000330356, -3.9069, 2.99302], // tabular
-        [0.00326903, -1.82965, 1.94275], // numeric
-        [-0.00727884, -6.36759, 2.23485], // encoded
-        [0.0143545, -2.14947, 2.25007], // emoji
-        [-0.000237504, -1.82965, 4.20435], // repetitive
+        [0.0042963, -1.82861, 1.91914], // empty
+        [0.0116785, -4.59112, 4.05911], // prose
+        [0.00603236, -2.12409, 4.17836], // cyrillic
+        [0.00494507, -2.08459, 2.65032], // arabic
+        [0.00585288, -2.54289, 5.03939], // indic
+        [0.0172302, -3.23605, 4.86481], // cjk
+        [0.0129737, -1.88296, 5.60114], // korean
+        [-0.0793878, -12.4115, 1.97684], // other-script
+        [-0.00467039, -2.94022, 3.52239], // code
+        [-0.00210885, -2.02369, 4.11277], // json
+        [0.00801924, -2.98186, 2.04347], // markup
+        [0.0106639, -4.01249, 3.41559], // latex
+        [-0.00032603, -3.90524, 2.98976], // tabular
+        [0.00346253, -1.82861, 1.91914], // numeric
+        [-0.00716719, -6.36191, 2.23289], // encoded
+        [0.0144122, -2.14731, 2.29632], // emoji
+        [-3.20738e-5, -1.82861, 4.27978], // repetitive
     ],
     // cl100k
     &[
-        [0.00482244, -1.67343, 1.98011], // empty
-        [0.0119365, -3.86691, 4.38633], // prose
-        [0.0130451, -1.81845, 3.53446], // cyrillic
-        [-0.0082981, -0.459238, 1.77412], // arabic
-        [0.00226997, -0.673054, 2.90579], // indic
-        [0.00930223, -1.946, 6.09189], // cjk
-        [0.0104213, -1.3596, 4.41137], // korean
-        [-0.157786, -16.3858, 1.98011], // other-script
-        [0.00134379, -3.01957, 3.82513], // code
-        [-0.0082103, -1.6757, 3.70911], // json
-        [0.008542, -2.38649, 1.2535], // markup
-        [0.0147314, -4.0897, 5.09624], // latex
-        [-0.0173777, -3.86101, 2.60583], // tabular
-        [0.00674479, -1.67343, 1.98011], // numeric
-        [-0.0081785, -2.62546, 2.28221], // encoded
-        [0.00240922, -2.42214, 3.11773], // emoji
-        [0.00926008, -1.67343, 5.36683], // repetitive
+        [0.0048094, -1.67395, 1.97828], // empty
+        [0.0118971, -3.86275, 4.38103], // prose
+        [0.0130473, -1.85731, 3.53092], // cyrillic
+        [-0.00822896, -0.459838, 1.77211], // arabic
+        [0.0022724, -0.672473, 2.9032], // indic
+        [0.00930306, -1.94585, 6.08691], // cjk
+        [0.0104081, -1.35809, 4.40722], // korean
+        [-0.158979, -16.359, 1.97828], // other-script
+        [0.00134765, -3.01627, 3.8202], // code
+        [-0.00815519, -1.67431, 3.70416], // json
+        [0.00853364, -2.38446, 1.25214], // markup
+        [0.014708, -4.08516, 5.09155], // latex
+        [-0.0173835, -3.8563, 2.60296], // tabular
+        [0.00674518, -1.67395, 1.97828], // numeric
+        [-0.00824331, -2.62256, 2.28107], // encoded
+        [0.0022747, -2.41709, 3.0922], // emoji
+        [0.00921831, -1.67395, 5.36232], // repetitive
     ],
     // llama3
     &[
-        [0.00475899, -1.50255, 1.7079], // empty
-        [0.0111993, -4.56451, 4.02962], // prose
-        [-0.00213622, -1.65949, 2.61207], // cyrillic
-        [0.011509, -1.33866, 2.17428], // arabic
-        [0.000740177, -0.676302, 9.58412], // indic
-        [0.00213685, -1.66188, 2.79992], // cjk
-        [0.0131506, -1.86533, 3.71956], // korean
-        [-0.223556, -17.6258, 1.7079], // other-script
-        [-0.000453348, -2.58114, 3.30864], // code
-        [-0.00912325, -1.27196, 3.41815], // json
-        [0.00696144, -2.13158, 1.11591], // markup
-        [0.00949529, -3.48196, 4.52365], // latex
-        [-0.0116183, -3.4245, 2.35876], // tabular
-        [0.00297757, -1.50255, 1.7079], // numeric
-        [-0.00902264, -2.40331, 2.12401], // encoded
-        [0.00675569, -1.85635, 4.94639], // emoji
-        [0.0021667, -1.50255, 4.86004], // repetitive
+        [0.00476829, -1.51501, 1.70532], // empty
+        [0.0111976, -4.55997, 4.02343], // prose
+        [-0.00214625, -1.65884, 2.60963], // cyrillic
+        [0.0115217, -1.34492, 2.17097], // arabic
+        [0.000742415, -0.676077, 9.57464], // indic
+        [0.00213538, -1.66312, 2.79531], // cjk
+        [0.0131468, -1.86355, 3.71556], // korean
+        [-0.22474, -17.5985, 1.70532], // other-script
+        [-0.000498571, -2.57587, 3.30425], // code
+        [-0.00914723, -1.27003, 3.41505], // json
+        [0.0069376, -2.12908, 1.11327], // markup
+        [0.00948706, -3.47857, 4.51833], // latex
+        [-0.0116356, -3.41911, 2.3566], // tabular
+        [0.00298676, -1.51501, 1.70532], // numeric
+        [-0.00900235, -2.40114, 2.12268], // encoded
+        [0.00687759, -1.85571, 4.91185], // emoji
+        [0.00222125, -1.51501, 4.85199], // repetitive
     ],
     // qwen3
     &[
-        [0.00308107, -1.8189, 2.3004], // empty
-        [0.0112392, -4.0375, 3.91983], // prose
-        [-0.00554922, -1.5335, 4.3755], // cyrillic
-        [-0.00455876, -1.83685, 6.4697], // arabic
-        [0.00179838, -0.707211, 2.65743], // indic
-        [0.02609, -4.37215, 4.13236], // cjk
-        [0.00786923, -1.09205, 4.60943], // korean
-        [0.00496218, -4.22143, 4.224], // other-script
-        [-0.00335706, -3.42488, 3.81505], // code
-        [-0.0104053, -1.41815, 4.47574], // json
-        [0.00483986, -2.5105, 1.38276], // markup
-        [0.0153353, -4.08935, 5.11884], // latex
-        [-0.0123127, -4.43101, 2.66706], // tabular
-        [0.00312853, -1.8189, 2.3004], // numeric
-        [-0.00860311, -3.26997, 2.81107], // encoded
-        [0.0210356, -2.44641, 3.37982], // emoji
-        [-0.0173416, -1.8189, 6.1748], // repetitive
+        [0.00309566, -1.82993, 2.2978], // empty
+        [0.011231, -4.02684, 3.91252], // prose
+        [-0.00555264, -2.04677, 4.36912], // cyrillic
+        [-0.00461241, -1.83202, 6.45826], // arabic
+        [0.0017985, -0.705531, 2.65262], // indic
+        [0.0259331, -4.35738, 4.11697], // cjk
+        [0.0078696, -1.08909, 4.60162], // korean
+        [0.00386732, -4.36769, 4.23649], // other-script
+        [-0.00335921, -3.41748, 3.80579], // code
+        [-0.0103917, -1.41757, 4.46457], // json
+        [0.00483833, -2.5085, 1.38316], // markup
+        [0.0153427, -4.08154, 5.11432], // latex
+        [-0.0123244, -4.41952, 2.66077], // tabular
+        [0.00313861, -1.82993, 2.2978], // numeric
+        [-0.00861645, -3.2611, 2.80413], // encoded
+        [0.021113, -2.44171, 3.33074], // emoji
+        [-0.0173142, -1.82993, 6.17721], // repetitive
     ],
     // deepseek-v3
     &[
-        [0.00302517, -1.88082, 1.87735], // empty
-        [0.00696349, -4.57978, 5.7187], // prose
-        [0.00858823, -2.11488, 3.03499], // cyrillic
-        [0.0132886, -1.79862, 2.02332], // arabic
-        [-0.000904954, -5.83608, 3.36861], // indic
-        [0.0122129, -4.87849, 4.85422], // cjk
-        [0.00871654, -1.79545, 5.15671], // korean
-        [-0.0526902, -4.16146, 1.87735], // other-script
-        [0.00267818, -2.57459, 3.20826], // code
-        [-0.00817781, -2.75779, 4.31432], // json
-        [0.00057053, -3.81596, 1.30626], // markup
-        [0.0140456, -4.69213, 3.3935], // latex
-        [-0.0235328, -4.49375, 3.38867], // tabular
-        [0.0110392, -1.88082, 1.87735], // numeric
-        [-0.0063345, -9.32055, 2.12087], // encoded
-        [0.0175996, -1.4181, 3.65186], // emoji
-        [0.0101559, -2.24598, 2.00943], // repetitive
+        [0.00303167, -1.88341, 1.87725], // empty
+        [0.00692452, -4.57355, 5.72172], // prose
+        [0.00976381, -2.13128, 3.01466], // cyrillic
+        [0.0133024, -1.79846, 2.02246], // arabic
+        [-0.000902071, -5.82139, 3.36316], // indic
+        [0.0122049, -4.88272, 4.85059], // cjk
+        [0.00849383, -1.79017, 5.15728], // korean
+        [-0.0527707, -4.15994, 1.87725], // other-script
+        [0.00268399, -2.57554, 3.20719], // code
+        [-0.00818183, -2.75446, 4.31141], // json
+        [0.00055217, -3.81428, 1.30571], // markup
+        [0.0140251, -4.69486, 3.39002], // latex
+        [-0.0237442, -4.48801, 3.38987], // tabular
+        [0.0110414, -1.88341, 1.87725], // numeric
+        [-0.00632673, -9.31497, 2.12015], // encoded
+        [0.0178341, -1.41809, 3.62785], // emoji
+        [0.010204, -2.24617, 2.00999], // repetitive
     ],
     // gemini
     &[
-        [0.00176842, -1.60831, 1.98521], // empty
-        [0.00384489, -4.08476, 4.29069], // prose
-        [0.00553923, -1.85684, 3.88707], // cyrillic
-        [0.0124103, -4.33054, 2.16186], // arabic
-        [0.00319884, -3.08175, 6.07444], // indic
-        [0.00293038, -3.0889, 7.75795], // cjk
-        [0.00986255, -3.00876, 4.35869], // korean
-        [-0.0352195, -7.37156, 1.98521], // other-script
-        [0.00225081, -2.01433, 3.32373], // code
-        [-3.51977e-5, -0.898463, 4.00246], // json
-        [-0.0127496, -2.93518, 2.18992], // markup
-        [-0.00160584, -2.2663, 3.23965], // latex
-        [-0.0214082, -3.66989, 4.39275], // tabular
-        [0.00432684, -1.60831, 1.98521], // numeric
-        [-0.000644685, -5.34641, 2.10559], // encoded
-        [0.0166809, -1.64575, 7.38526], // emoji
-        [-0.00929915, -7.33447, 1.98521], // repetitive
+        [0.00185664, -1.65227, 2.05639], // empty
+        [0.00355032, -4.16021, 4.35238], // prose
+        [0.00534151, -1.87646, 3.96944], // cyrillic
+        [0.0125036, -4.40864, 2.19493], // arabic
+        [0.00318056, -3.14224, 6.22756], // indic
+        [0.00279376, -3.1373, 7.93969], // cjk
+        [0.00976348, -3.06827, 4.43503], // korean
+        [-0.034533, -7.36881, 2.05639], // other-script
+        [0.00195182, -2.04189, 3.38235], // code
+        [-2.75946e-5, -0.918211, 4.09927], // json
+        [-0.0127724, -3.00582, 2.24191], // markup
+        [0.000904855, -2.39271, 3.25676], // latex
+        [-0.0214325, -3.75707, 4.49814], // tabular
+        [0.00437539, -1.65227, 2.05639], // numeric
+        [-0.0006417, -5.4782, 2.15472], // encoded
+        [0.0165476, -1.68521, 6.54166], // emoji
+        [0.00186986, -1.79821, 3.22489], // repetitive
     ],
     // gemma3
     &[
-        [0.00231206, -1.74236, 1.98139], // empty
-        [0.00710097, -6.37887, 3.68483], // prose
-        [0.00506829, -2.11755, 4.6771], // cyrillic
-        [0.00857963, -3.78643, 1.99569], // arabic
-        [0.00669917, -4.46722, 5.19826], // indic
-        [0.0119129, -2.86068, 7.08947], // cjk
-        [0.00206119, -1.88758, 6.93592], // korean
-        [-0.0317613, -5.37433, 1.98139], // other-script
-        [0.004983, -2.22667, 3.58887], // code
-        [0.00147313, -2.46189, 3.66776], // json
-        [-0.0236721, -3.2368, 2.84869], // markup
-        [0.00256243, -3.19603, 3.72661], // latex
-        [-0.025519, -3.41399, 4.99059], // tabular
-        [0.00137874, -1.74236, 1.98139], // numeric
-        [-0.00290216, -3.38729, 2.53833], // encoded
-        [0.0367841, -2.77479, 1.52009], // emoji
-        [-0.0162879, -9.19065, 1.98139], // repetitive
+        [0.00245139, -1.76027, 2.03242], // empty
+        [0.00716749, -6.54624, 3.75857], // prose
+        [0.0038408, -2.13978, 4.8263], // cyrillic
+        [0.0086638, -3.88164, 2.04778], // arabic
+        [0.00665323, -4.73849, 5.33051], // indic
+        [0.0114036, -2.91002, 7.29821], // cjk
+        [0.00206401, -1.9433, 7.08334], // korean
+        [-0.0313948, -5.54215, 2.03242], // other-script
+        [0.0050705, -2.28207, 3.69062], // code
+        [0.0016432, -2.53779, 3.77364], // json
+        [-0.0235499, -3.33599, 2.92879], // markup
+        [0.0025469, -3.30278, 4.83492], // latex
+        [-0.0255337, -3.51282, 5.14019], // tabular
+        [0.00146091, -1.76027, 2.03242], // numeric
+        [-0.00290762, -3.48905, 2.66127], // encoded
+        [0.0290879, -2.6745, 1.73439], // emoji
+        [-0.015014, -3.54267, 2.03242], // repetitive
     ],
     // mistral-v1
     &[
-        [0.00378799, -1.6944, 2.06805], // empty
-        [0.00744332, -5.19514, 4.82091], // prose
-        [-0.00129188, -1.70491, 2.15219], // cyrillic
-        [0.00658116, -1.96016, 1.30894], // arabic
-        [0.000742502, -1.33421, 3.50526], // indic
-        [0.00691974, -1.80549, 5.54903], // cjk
-        [0.00239908, -1.28314, 2.6536], // korean
-        [0.0840022, -1.6944, 9.24532], // other-script
-        [0.00307089, -3.05322, 3.188], // code
-        [-0.0117512, -2.11361, 4.21817], // json
-        [0.00409989, -1.57008, 1.7601], // markup
-        [0.0110378, -4.44244, 6.58295], // latex
-        [-0.0163102, -2.0914, 4.40497], // tabular
-        [0.00677369, -1.6944, 2.06805], // numeric
-        [-0.00261124, -5.68544, 3.03645], // encoded
-        [0.000589209, -0.839679, 4.78224], // emoji
-        [0.0234338, -4.65622, 9.65319], // repetitive
+        [0.00378846, -1.68443, 2.05833], // empty
+        [0.00772145, -5.09737, 4.7486], // prose
+        [-0.00122844, -6.00742, 2.13713], // cyrillic
+        [0.00652729, -1.92937, 1.30405], // arabic
+        [0.000739215, -1.32357, 3.46891], // indic
+        [0.0069147, -1.77083, 5.44477], // cjk
+        [0.00238151, -1.2786, 2.61624], // korean
+        [0.0851214, -1.68443, 9.23087], // other-script
+        [0.00315717, -3.01961, 3.13759], // code
+        [-0.0115756, -2.09397, 4.13006], // json
+        [0.00445117, -1.56582, 1.72185], // markup
+        [0.01097, -4.37854, 6.57787], // latex
+        [-0.0162658, -2.05763, 4.31403], // tabular
+        [0.00678238, -1.68443, 2.05833], // numeric
+        [-0.00294957, -5.55647, 2.97732], // encoded
+        [0.00045725, -0.826913, 4.69676], // emoji
+        [0.0236266, -4.61483, 9.67627], // repetitive
     ],
     // claude-legacy
     &[
-        [0.00298832, -1.48735, 1.64058], // empty
-        [0.00530082, -4.28443, 3.96348], // prose
-        [0.00168146, -1.55558, 1.93329], // cyrillic
-        [-0.00109852, -0.91584, 1.13302], // arabic
-        [0.00198635, -0.655008, 6.34165], // indic
-        [0.00681317, -2.12265, 6.81], // cjk
-        [0.0134339, -1.58855, 2.33549], // korean
-        [0.0855553, -6.3115, 13.0101], // other-script
-        [0.00164469, -2.09836, 2.41273], // code
-        [0.0133583, -2.87358, 1.6647], // json
-        [-0.000414368, -1.13427, 1.46239], // markup
-        [0.00746969, -2.20183, 3.2702], // latex
-        [-0.00236314, -9.93166, 1.44225], // tabular
-        [0.00910398, -1.48735, 1.64058], // numeric
-        [0.000710235, -9.54772, 2.48579], // encoded
-        [0.0030295, -2.02404, 4.24167], // emoji
-        [0.00135872, -4.00255, 2.33185], // repetitive
+        [0.00302833, -1.48876, 1.64366], // empty
+        [0.00524635, -4.29522, 3.96589], // prose
+        [0.00181086, -1.56461, 1.93567], // cyrillic
+        [-0.00138398, -0.913321, 1.1601], // arabic
+        [0.00191155, -0.65342, 6.35799], // indic
+        [0.00698733, -2.12793, 6.81765], // cjk
+        [0.0133911, -1.58982, 2.33465], // korean
+        [0.08723, -6.11024, 13.0063], // other-script
+        [0.00158647, -2.10267, 2.41747], // code
+        [0.0132861, -2.8758, 1.66779], // json
+        [-0.000388339, -1.13526, 1.4617], // markup
+        [0.00746267, -2.20343, 3.29571], // latex
+        [-0.00238575, -9.94798, 1.44469], // tabular
+        [0.00904851, -1.48876, 1.64366], // numeric
+        [0.000670383, -9.56376, 2.49475], // encoded
+        [0.00588231, -2.06244, 4.01662], // emoji
+        [0.00136645, -4.03378, 2.33058], // repetitive
     ],
 ];
 
 /// Per profile: the spread `[a, b]`, σ(L) = sqrt(a + b / L) for a linear estimate of L tokens.
 pub(crate) const SPREAD: [[f64; 2]; 9] = [
-    [0.00639407, 0.282044], // o200k
-    [0.00820193, 0.19135], // cl100k
-    [0.0112189, 0.16335], // llama3
-    [0.00556719, 0.690284], // qwen3
-    [0.00569456, 0.267501], // deepseek-v3
-    [0.00277966, 0.266326], // gemini
-    [0.00307804, 0.328936], // gemma3
-    [0.00235088, 1.11403], // mistral-v1
-    [0.00762975, 0.571446], // claude-legacy
+    [0.00640767, 0.282613], // o200k
+    [0.0082168, 0.192192], // cl100k
+    [0.0112379, 0.165058], // llama3
+    [0.0055948, 0.687926], // qwen3
+    [0.00570241, 0.266873], // deepseek-v3
+    [0.00264784, 0.263266], // gemini
+    [0.00290052, 0.319929], // gemma3
+    [0.00245548, 1.09976], // mistral-v1
+    [0.00760388, 0.571005], // claude-legacy
 ];
