@@ -1,6 +1,10 @@
 // The JavaScript face of llm-preflight: thin wrappers that check argument types, convert them (strings, numbers,
-// JSON text, header pairs) and parse the JSON results. Every decision is made in Rust (pkg/wasm/src/lib.rs and
-// the llm-preflight crate). Time defaults to Date.now() and randomness to Math.random() here, at the boundary only.
+// JSON text, header pairs) and parse the JSON results. Every decision is made in Rust (pkg/wasm/src/ and the
+// llm-preflight crate). Time defaults to Date.now() and randomness to Math.random() here, at the boundary only.
+//
+// Two WebAssembly modules: the estimate module (`estimate`, `Estimator`, `profiles`) is instantiated at import;
+// the lazy module (checks, headers, ledger, queue, request bodies, responses, refusals, retries) is instantiated
+// synchronously on the first call that needs it, through `loadLazy()`.
 
 /** Strings longer than this are fed to the estimator in pieces, so wasm memory stays bounded. */
 const CHUNK = 1 << 20;
@@ -61,7 +65,8 @@ function json(v, what) {
   }
 }
 
-/** Headers as `[[name, value], ...]` from a fetch Headers, a Map, pairs, a plain object or IncomingHttpHeaders. */
+/** Headers as `[name, value, name, value, ...]` from a fetch Headers, a Map, pairs, a plain object or
+ * IncomingHttpHeaders. */
 function headerPairs(h, what = 'headers') {
   if (h === undefined || h === null) return [];
   const out = [];
@@ -73,7 +78,7 @@ function headerPairs(h, what = 'headers') {
     }
     if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
     if (typeof v !== 'string') fail(`${what}: header ${JSON.stringify(String(n))} must be a string, a number or an array of them`);
-    out.push([str(n, `${what}: a header name`), v]);
+    out.push(str(n, `${what}: a header name`), v);
   };
   if (Array.isArray(h)) {
     for (const p of h) {
@@ -107,16 +112,45 @@ function toCost(c, maxOutput) {
   }
   for (const k of ['low', 'tokens', 'high']) num(cost[k], `cost ${k}`);
   if (maxOutput !== undefined) cost.max_output = num(maxOutput, 'max_output');
-  return json(cost, 'cost');
+  else if (cost.max_output !== null) num(cost.max_output, 'cost max_output');
+  return costArray(cost);
 }
 
-export function makeApi(w) {
+/** `[low, tokens, high, max_output (NaN: none), incomplete]`, as the core module takes a cost. */
+function costArray(c) {
+  return new Float64Array([c.low, c.tokens, c.high, c.max_output ?? NaN, c.incomplete ? 1 : 0]);
+}
+
+/** An optional number option: undefined when absent. */
+function optNum(v, what) {
+  return v === undefined || v === null ? undefined : num(v, what);
+}
+
+const LIMIT_OPTIONS = ['tpm', 'rpm', 'itpm', 'otpm', 'tpd', 'rpd', 'context_window'];
+
+/** A budget's limits in the core module's order; NaN for none. */
+function limits(o) {
+  return new Float64Array(LIMIT_OPTIONS.map((k) => optNum(o[k], k) ?? NaN));
+}
+
+/** `w`: the estimate module's exports; `loadLazy()`: the lazy module's exports, instantiated on first call. */
+export function makeApi(w, loadLazy) {
+  let lm;
+  const j = () => (lm ??= loadLazy());
+
+  /** Parses an estimate module result, putting back the floats it passes beside the text (`{"\u0000": i}`). */
+  function parse(text) {
+    if (!text.includes('"\\u0000"')) return JSON.parse(text);
+    const floats = w.takeFloats();
+    return JSON.parse(text, (k, v) => (v !== null && typeof v === 'object' && '\u0000' in v ? floats[v['\u0000']] : v));
+  }
+
   function estimate(text, opts) {
     str(text, 'text');
     const o = options(opts, 'estimate options', ['profile', 'model']);
     const profile = optStr(o.profile, 'profile');
     const model = optStr(o.model, 'model');
-    if (text.length <= CHUNK) return JSON.parse(w.estimate(text, profile, model));
+    if (text.length <= CHUNK) return parse(w.estimate(text, profile, model));
     const e = new w.Estimator(profile, model);
     try {
       for (let i = 0; i < text.length; ) {
@@ -126,7 +160,7 @@ export function makeApi(w) {
         e.update(text.slice(i, j));
         i = j;
       }
-      return JSON.parse(e.finish());
+      return parse(e.finish());
     } finally {
       e.free();
     }
@@ -154,7 +188,7 @@ export function makeApi(w) {
       return this;
     }
     finish() {
-      return JSON.parse(this.#e.finish());
+      return parse(this.#e.finish());
     }
     free() {
       this.#e.free();
@@ -171,7 +205,7 @@ export function makeApi(w) {
     const o = options(opts, 'estimateRequest options', ['profile', 'model', 'api']);
     const text = body(requestBody, 'request body');
     const ro = { profile: optStr(o.profile, 'profile'), model: optStr(o.model, 'model'), api: optStr(o.api, 'api') };
-    return JSON.parse(w.estimateRequest(text, json(ro, 'estimateRequest options')));
+    return JSON.parse(j().estimateRequest(text, json(ro, 'estimateRequest options')));
   }
 
   const CHECK_OPTIONS = [
@@ -186,34 +220,55 @@ export function makeApi(w) {
     if (o.request !== undefined && typeof o.request !== 'boolean') fail('request must be true or false');
     delete o.request;
     const text = isRequest ? body(input, 'request body') : input;
-    if (o.headers !== undefined) o.headers = headerPairs(o.headers);
-    return JSON.parse(w.check(text, isRequest, json(o, 'check options'), time(now)));
+    const t = time(now);
+    const profile = optStr(o.profile, 'profile');
+    const model = optStr(o.model, 'model');
+    const api = optStr(o.api, 'api');
+    let cost = new Float64Array(0);
+    let rc;
+    if (isRequest) {
+      // The request's cost from the JSON module; the verdict from the core module.
+      const ro = { profile, model, api };
+      rc = JSON.parse(j().requestCost(text, json(ro, 'check options')));
+      cost = costArray(rc);
+    }
+    const out = JSON.parse(j().check(
+      isRequest ? '' : text, cost, optStr(o.provider, 'provider'), limits(o), profile, model,
+      optNum(o.remaining_tokens, 'remaining_tokens'), optNum(o.remaining_requests, 'remaining_requests'),
+      optStr(o.reset_tokens, 'reset_tokens'), optStr(o.reset_requests, 'reset_requests'), headerPairs(o.headers),
+      optNum(o.max_tokens, 'max_tokens'), optStr(o.policy, 'policy'), t,
+    ));
+    if (rc) out.estimate = rc.estimate;
+    return out;
   }
 
   function parseRateLimitHeaders(headers, now) {
-    return JSON.parse(w.parseRateLimitHeaders(json(headerPairs(headers), 'headers'), time(now)));
+    const h = headerPairs(headers);
+    return JSON.parse(j().parseRateLimitHeaders(h, time(now)));
   }
 
   function response(r, what, withBody) {
     const o = options(r, what, withBody ? ['status', 'headers', 'body'] : ['status', 'headers']);
     const status = o.status === undefined || o.status === null ? null : num(o.status, 'status');
-    const out = { status, headers: headerPairs(o.headers) };
+    const h = headerPairs(o.headers);
+    const out = { status, headers: [] };
+    for (let i = 0; i < h.length; i += 2) out.headers.push([h[i], h[i + 1]]);
     if (withBody && o.body !== undefined && o.body !== null) out.body = body(o.body, 'body');
     return json(out, what);
   }
 
   function classifyResponse(r, now) {
     if (!isPlainObject(r)) fail(`classifyResponse takes {status, headers, body}, got ${typeName(r)}`);
-    return JSON.parse(w.classifyResponse(response(r, 'response', true), time(now)));
+    return JSON.parse(j().classifyResponse(response(r, 'response', true), time(now)));
   }
 
   function classifyStreamChunk(chunk, r, now) {
     str(chunk, 'chunk');
-    return JSON.parse(w.classifyStreamChunk(chunk, response(r, 'response', false), time(now)));
+    return JSON.parse(j().classifyStreamChunk(chunk, response(r, 'response', false), time(now)));
   }
 
   function explainResponse(input) {
-    return JSON.parse(w.explainResponse(body(input, 'explainResponse input')));
+    return JSON.parse(j().explainResponse(body(input, 'explainResponse input')));
   }
 
   const RETRY_OPTIONS = [
@@ -225,11 +280,11 @@ export function makeApi(w) {
     if (!isPlainObject(refusal)) fail(`refusal must be what classifyResponse returned, got ${typeName(refusal)}`);
     const o = options(opts, 'nextAction options', RETRY_OPTIONS);
     const r = random === undefined ? Math.random() : num(random, 'random');
-    return JSON.parse(w.nextAction(json(refusal, 'refusal'), json(o, 'nextAction options'), time(now), r));
+    return JSON.parse(j().nextAction(json(refusal, 'refusal'), json(o, 'nextAction options'), time(now), r));
   }
 
   function profiles() {
-    return JSON.parse(w.profiles());
+    return parse(w.profiles());
   }
 
   function policyOf(opts, what) {
@@ -254,7 +309,17 @@ export function makeApi(w) {
       return this.#r.held_now;
     }
     settle(usage, now) {
-      return JSON.parse(this.#r.settle(body(usage, 'usage'), time(now)));
+      const t = time(now);
+      let u;
+      const keys = isPlainObject(usage) ? Object.keys(usage) : [];
+      if (keys.length === 2 && typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number') {
+        u = [usage.input_tokens, usage.output_tokens];
+      } else {
+        // A response body with a usage block (or anything else): read by the JSON module, which says what is wrong.
+        if (!this.#r.held_now) this.#r.check(); // throws "already settled or released"
+        u = j().usageOf(body(usage, 'usage'));
+      }
+      return JSON.parse(this.#r.settle(u[0], u[1], t));
     }
     release() {
       this.#r.release();
@@ -267,7 +332,9 @@ export function makeApi(w) {
     #l;
     constructor(budget, now) {
       const b = options(budget, 'budget', BUDGET_OPTIONS);
-      this.#l = new w.Ledger(json(b, 'budget'), time(now));
+      const provider = optStr(b.provider, 'provider');
+      const l = limits(b);
+      this.#l = new (j().Ledger)(provider, l, time(now));
     }
     /** @internal */
     get _inner() {
@@ -289,7 +356,7 @@ export function makeApi(w) {
       }
     }
     observe(headers, now) {
-      return JSON.parse(this.#l.observe(json(headerPairs(headers), 'headers'), time(now)));
+      return JSON.parse(this.#l.observe(headerPairs(headers), time(now)));
     }
     get inFlight() {
       return this.#l.inFlight();
@@ -312,7 +379,7 @@ export function makeApi(w) {
     constructor(ledger, opts) {
       if (!(ledger instanceof Ledger)) fail('AdmissionQueue needs a Ledger');
       const o = options(opts, 'AdmissionQueue options', ['policy', 'max_work_ms']);
-      this.#q = new w.AdmissionQueue(ledger._inner, optStr(o.policy, 'policy'), num(o.max_work_ms, 'max_work_ms'));
+      this.#q = new (j().AdmissionQueue)(ledger._inner, optStr(o.policy, 'policy'), num(o.max_work_ms, 'max_work_ms'));
     }
     get length() {
       return this.#q.length;

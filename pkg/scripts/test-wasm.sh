@@ -11,12 +11,16 @@ check_output() {
   if ! grep -Eq "test result: ok\. [1-9][0-9]* passed" "$log"; then echo "wasm tests in $what ran nothing: failing" >&2; exit 1; fi
 }
 log=$(mktemp)
-echo "== wasm-bindgen tests in node"
-cargo test -p llm-preflight-wasm --target wasm32-unknown-unknown 2>&1 | tee "$log"
-check_output "$log" node
-echo "== wasm-bindgen tests in headless Chromium"
-(cd pkg/wasm && WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" \
-  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/webdriver.json" \
-  cargo test -p llm-preflight-wasm --target wasm32-unknown-unknown 2>&1) | tee "$log"
-check_output "$log" Chromium
+# The estimate module (default features) and the lazy module (`--features lazy`) are separate builds of the crate.
+for features in "" lazy; do
+  what=${features:-estimate}
+  echo "== wasm-bindgen tests of the $what module in node"
+  cargo test -p llm-preflight-wasm --target wasm32-unknown-unknown ${features:+--features $features} 2>&1 | tee "$log"
+  check_output "$log" "node ($what)"
+  echo "== wasm-bindgen tests of the $what module in headless Chromium"
+  (cd pkg/wasm && WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/webdriver.json" \
+    cargo test -p llm-preflight-wasm --target wasm32-unknown-unknown ${features:+--features $features} 2>&1) | tee "$log"
+  check_output "$log" "Chromium ($what)"
+done
 rm -f "$log"

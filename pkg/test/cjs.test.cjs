@@ -19,3 +19,16 @@ test('import and require share one module instance', async () => {
   assert.equal(esm.estimate, lp.estimate);
   assert.deepEqual(esm.estimate('same text'), lp.estimate('same text'));
 });
+
+test('the lazy module is loaded only when a function needs it', () => {
+  const lazyLoaded = () => Object.keys(require.cache).some((k) => k.includes('lazy-node'));
+  // Import and estimates run on the estimate module alone.
+  lp.estimate('hello');
+  new lp.Estimator({ model: 'gpt-4o' }).update('hello').finish();
+  assert.ok(lp.profiles().length > 5);
+  assert.equal(lazyLoaded(), false, 'estimates loaded the lazy module');
+  // The first call that needs it loads it synchronously and answers at once.
+  assert.equal(lp.check('hello', { tpm: 1000 }).verdict, 'sendable');
+  assert.equal(lazyLoaded(), true);
+  assert.equal(lp.estimateRequest({ messages: [{ role: 'user', content: 'hi' }] }).messages, 1);
+});

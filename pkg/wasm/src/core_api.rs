@@ -1,0 +1,535 @@
+//! The lazy module's preflight exports: checks, headers, the ledger and the queue. Arguments are plain numbers,
+//! strings and arrays; results are JSON text.
+
+use crate::{dimension_of, err, js_string, ms, profile_of, valid_count, EstimateOut, JsResult};
+use llm_preflight::headers::{parse_duration_ms, RateLimitSnapshot};
+use llm_preflight::preflight::{
+    self, AdmissionQueue as CoreQueue, Band, Budget, Check, Cost, Dimension, Ledger as CoreLedger,
+    Observation, Observed, Offer, Policy, Provider, Reservation as CoreReservation, State, Usage,
+    Verdict,
+};
+use llm_preflight::Estimate;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// JSON text by serde_json: this module has it anyway (for the JSON exports), and one serializer keeps the
+/// derived `Serialize` code from being compiled twice.
+fn to_json<T: Serialize>(v: &T) -> JsResult<String> {
+    serde_json::to_string(v).map_err(err)
+}
+
+fn provider_of(name: &str) -> JsResult<Provider> {
+    Provider::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
+        err(format_args!(
+            "unknown provider {name:?}: the providers are open_ai, azure_open_ai, groq, cerebras, anthropic, gemini, open_ai_compatible"
+        ))
+    })
+}
+
+fn policy_of(name: Option<&str>) -> JsResult<Policy> {
+    name.map_or(Ok(Policy::Median), |p| Policy::from_name(p).map_err(err))
+}
+
+// -------------------------------------------------------------------------------------------------------------
+// Budgets, checks, the ledger and the queue.
+
+/// The order of the limits in the `limits` arrays: tpm, rpm, itpm, otpm, tpd, rpd, context_window (NaN: none).
+const LIMITS: [Dimension; 7] = [
+    Dimension::Tokens,
+    Dimension::Requests,
+    Dimension::InputTokens,
+    Dimension::OutputTokens,
+    Dimension::TokensPerDay,
+    Dimension::RequestsPerDay,
+    Dimension::Context,
+];
+
+/// A key's budget: a provider name (default open_ai_compatible) and the limits in [`LIMITS`] order.
+fn budget(provider: Option<&str>, limits: &[f64]) -> JsResult<Budget> {
+    let provider = match provider {
+        Some(p) => provider_of(p)?,
+        None => Provider::OpenAiCompatible,
+    };
+    if limits.len() != LIMITS.len() {
+        return Err(err("limits must hold 7 numbers"));
+    }
+    let mut b = Budget::new(provider);
+    for (d, &v) in LIMITS.into_iter().zip(limits) {
+        if v.is_nan() {
+            continue;
+        }
+        // `Budget::try_with`'s rule, with the rejected value written by JavaScript (see `ms`).
+        if !valid_count(v) {
+            return Err(err(preflight::Error::InvalidLimit {
+                dimension: d,
+                value: js_string(v),
+            }));
+        }
+        if v == 0.0 {
+            return Err(err(preflight::Error::ZeroLimit { dimension: d }));
+        }
+        b = b.with(d, v as u64);
+    }
+    Ok(b)
+}
+
+/// A cost as the wrapper normalizes it: `[low, tokens, high, max_output (NaN: none), incomplete (0 or 1)]`.
+fn cost_of(c: &[f64]) -> JsResult<Cost> {
+    let [low, tokens, high, max_output, incomplete] = c else {
+        return Err(err("cost must hold 5 numbers"));
+    };
+    let (low, tokens, high) = (
+        ms("cost low", *low)?,
+        ms("cost tokens", *tokens)?,
+        ms("cost high", *high)?,
+    );
+    if low > tokens || tokens > high {
+        return Err(err(format_args!(
+            "cost band must satisfy low <= tokens <= high, got {low} <= {tokens} <= {high}"
+        )));
+    }
+    Ok(Cost {
+        input: Band { low, tokens, high },
+        max_output: if max_output.is_nan() {
+            None
+        } else {
+            Some(ms("max_output", *max_output)?)
+        },
+        incomplete: *incomplete != 0.0,
+    })
+}
+
+/// Headers as the wrapper hands them over: `[name, value, name, value, ...]`.
+fn pairs(flat: &[String]) -> impl Iterator<Item = (&String, &String)> {
+    flat.chunks_exact(2).map(|p| (&p[0], &p[1]))
+}
+
+/// A check, with the CLI's field names: `verdict`, `wait_ms`, `dimension`, `needed`, `limit`, `excess`, then what
+/// it was decided on.
+#[derive(Serialize)]
+struct CheckOut<'a> {
+    verdict: &'static str,
+    wait_ms: Option<u64>,
+    dimension: Option<&'static str>,
+    needed: u64,
+    limit: Option<u64>,
+    excess: Option<u64>,
+    policy: Policy,
+    input_tokens: u64,
+    reserved_output: u64,
+    at_low: preflight::VerdictKind,
+    at_high: preflight::VerdictKind,
+    holds_across_band: bool,
+    incomplete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<EstimateOut<'a>>,
+}
+
+fn check_out<'a>(c: &Check, state: &State, estimate: Option<&'a Estimate>) -> CheckOut<'a> {
+    let limit_of = |d: Dimension| state.bucket(d).map(|b| b.limit);
+    let (verdict, wait_ms, dimension, limit, excess) = match c.verdict {
+        Verdict::Sendable => ("sendable", Some(0), None, limit_of(Dimension::Tokens), None),
+        Verdict::Queueable { wait_ms, dimension } => (
+            "queueable",
+            Some(wait_ms),
+            Some(dimension.name()),
+            limit_of(dimension),
+            None,
+        ),
+        Verdict::NeverSendable {
+            dimension,
+            limit,
+            excess,
+            ..
+        } => (
+            "never_sendable",
+            None,
+            Some(dimension.name()),
+            Some(limit),
+            Some(excess),
+        ),
+    };
+    CheckOut {
+        verdict,
+        wait_ms,
+        dimension,
+        needed: c.needed,
+        limit,
+        excess,
+        policy: c.policy,
+        input_tokens: c.input_tokens,
+        reserved_output: c.reserved_output,
+        at_low: c.at_low,
+        at_high: c.at_high,
+        holds_across_band: c.holds_across_band,
+        incomplete: c.incomplete,
+        estimate: estimate.map(EstimateOut::from),
+    }
+}
+
+/// `llm-preflight check` at `now` for a prompt `text` (estimated with `profile` or `model`), or, when `cost` is
+/// not empty, for a request whose cost the JSON module worked out (the result then has no `estimate`; the
+/// wrapper adds the request's). `limits` as for [`Ledger::new`]; `headers` as `[name, value, ...]`.
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    text: &str,
+    cost: &[f64],
+    provider: Option<String>,
+    limits: &[f64],
+    profile: Option<String>,
+    model: Option<String>,
+    remaining_tokens: Option<f64>,
+    remaining_requests: Option<f64>,
+    reset_tokens: Option<String>,
+    reset_requests: Option<String>,
+    headers: Vec<String>,
+    max_tokens: Option<f64>,
+    policy: Option<String>,
+    now: f64,
+) -> JsResult<String> {
+    let now = ms("now", now)?;
+    let budget = budget(provider.as_deref(), limits)?;
+    let chosen = profile_of(profile.as_deref(), model.as_deref())?;
+    let duration = |what: &str, v: &Option<String>| -> JsResult<Option<u64>> {
+        v.as_deref()
+            .map(|s| parse_duration_ms(s).map_err(|e| err(format_args!("{what} {s:?}: {e}"))))
+            .transpose()
+    };
+    let reset_tokens = duration("reset_tokens", &reset_tokens)?;
+    let reset_requests = duration("reset_requests", &reset_requests)?;
+    let count = |what: &str, v: Option<f64>| v.map(|x| ms(what, x)).transpose();
+    let mut state = State::new(budget, now);
+    if !headers.is_empty() {
+        let parsed = RateLimitSnapshot::from_headers(pairs(&headers), now);
+        if let Some(bad) = parsed.malformed.first() {
+            return Err(err(bad));
+        }
+        state.observe(&Observation::from(&parsed.snapshot), now);
+    }
+    let flags = Observation {
+        tokens: Observed {
+            limit: None,
+            remaining: count("remaining_tokens", remaining_tokens)?,
+            reset_ms: reset_tokens,
+        },
+        requests: Observed {
+            limit: None,
+            remaining: count("remaining_requests", remaining_requests)?,
+            reset_ms: reset_requests,
+        },
+        ..Observation::default()
+    };
+    state.observe(&flags, now);
+    let (est, mut cost) = if cost.is_empty() {
+        let e = llm_preflight::estimate(text, chosen.unwrap_or_default());
+        let c = Cost::estimated(&e);
+        (Some(e), c)
+    } else {
+        (None, cost_of(cost)?)
+    };
+    if let Some(m) = count("max_tokens", max_tokens)? {
+        cost.max_output = Some(m);
+    }
+    let policy = policy_of(policy.as_deref())?;
+    let c = state.check(&cost, policy, now);
+    to_json(&check_out(&c, &state, est.as_ref()))
+}
+
+#[derive(Serialize)]
+struct MalformedOut {
+    name: String,
+    value: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct HeadersOut {
+    #[serde(flatten)]
+    snapshot: RateLimitSnapshot,
+    malformed: Vec<MalformedOut>,
+}
+
+fn parse_headers(h: &[String], now: u64) -> (RateLimitSnapshot, HeadersOut) {
+    let parsed = RateLimitSnapshot::from_headers(pairs(h), now);
+    let out = HeadersOut {
+        snapshot: parsed.snapshot,
+        malformed: parsed
+            .malformed
+            .iter()
+            .map(|e| MalformedOut {
+                name: e.name.clone(),
+                value: e.value.clone(),
+                message: e.to_string(),
+            })
+            .collect(),
+    };
+    (parsed.snapshot, out)
+}
+
+/// Reads rate-limit headers (`[name, value, ...]`) at `now`.
+#[wasm_bindgen(js_name = parseRateLimitHeaders)]
+pub fn parse_rate_limit_headers(headers: Vec<String>, now: f64) -> JsResult<String> {
+    to_json(&parse_headers(&headers, ms("now", now)?).1)
+}
+
+/// One key's budget with the reservations in flight.
+#[wasm_bindgen]
+pub struct Ledger {
+    inner: CoreLedger,
+}
+
+#[wasm_bindgen]
+impl Ledger {
+    /// A ledger with full buckets at `now`, for `provider` (default open_ai_compatible) with the limits
+    /// `[tpm, rpm, itpm, otpm, tpd, rpd, context_window]` (NaN: no limit).
+    #[wasm_bindgen(constructor)]
+    pub fn new(provider: Option<String>, limits: &[f64], now: f64) -> JsResult<Ledger> {
+        let state = State::new(budget(provider.as_deref(), limits)?, ms("now", now)?);
+        Ok(Ledger {
+            inner: CoreLedger::new(state),
+        })
+    }
+
+    /// The verdict for a cost at `now`, reserving nothing.
+    pub fn check(&self, cost: &[f64], policy: Option<String>, now: f64) -> JsResult<String> {
+        let cost = cost_of(cost)?;
+        let policy = policy_of(policy.as_deref())?;
+        let c = self.inner.check(&cost, policy, ms("now", now)?);
+        to_json(&check_out(&c, &self.inner.snapshot(), None))
+    }
+
+    /// Reserves a cost if it fits now.
+    #[wasm_bindgen(js_name = tryReserve)]
+    pub fn try_reserve(&self, cost: &[f64], policy: Option<String>, now: f64) -> JsResult<Outcome> {
+        let cost = cost_of(cost)?;
+        let policy = policy_of(policy.as_deref())?;
+        let now = ms("now", now)?;
+        Ok(match self.inner.try_reserve(&cost, policy, now) {
+            Ok(r) => Outcome {
+                json: to_json(&check_out(r.check(), &self.inner.snapshot(), None))?,
+                reservations: vec![r],
+            },
+            Err(refused) => Outcome {
+                json: to_json(&refused)?,
+                reservations: Vec::new(),
+            },
+        })
+    }
+
+    /// Applies a response's headers (`[name, value, ...]`) at `now`; returns what they said.
+    pub fn observe(&self, headers: Vec<String>, now: f64) -> JsResult<String> {
+        let now = ms("now", now)?;
+        let (snap, out) = parse_headers(&headers, now);
+        self.inner.observe(&Observation::from(&snap), now);
+        to_json(&out)
+    }
+
+    /// Reservations outstanding.
+    #[wasm_bindgen(js_name = inFlight)]
+    pub fn in_flight(&self) -> f64 {
+        self.inner.in_flight() as f64
+    }
+
+    /// Tokens held by outstanding reservations in one dimension.
+    pub fn held(&self, dimension: &str) -> JsResult<f64> {
+        Ok(self.inner.held(dimension_of(dimension)?) as f64)
+    }
+
+    /// What one bucket holds at `now` (`undefined` when the budget does not limit that dimension).
+    pub fn available(&self, dimension: &str, now: f64) -> JsResult<Option<f64>> {
+        Ok(self
+            .inner
+            .available(dimension_of(dimension)?, ms("now", now)?))
+    }
+
+    /// The state (budget, buckets, `blocked_until_ms`) as JSON.
+    pub fn snapshot(&self) -> JsResult<String> {
+        to_json(&self.inner.snapshot())
+    }
+}
+
+/// JSON plus the reservations an operation handed out, which the wrapper takes one by one.
+#[wasm_bindgen]
+pub struct Outcome {
+    json: String,
+    reservations: Vec<CoreReservation>,
+}
+
+#[wasm_bindgen]
+impl Outcome {
+    /// The outcome as JSON.
+    pub fn json(&self) -> String {
+        self.json.clone()
+    }
+
+    /// Takes the next reservation, in order.
+    #[wasm_bindgen(js_name = takeReservation)]
+    pub fn take_reservation(&mut self) -> Option<Reservation> {
+        if self.reservations.is_empty() {
+            None
+        } else {
+            Some(Reservation {
+                inner: Some(self.reservations.remove(0)),
+            })
+        }
+    }
+}
+
+/// Capacity held for one admitted request: settle or release it (garbage collection releases it too).
+#[wasm_bindgen]
+pub struct Reservation {
+    inner: Option<CoreReservation>,
+}
+
+#[wasm_bindgen]
+impl Reservation {
+    fn live(&self) -> JsResult<&CoreReservation> {
+        self.inner
+            .as_ref()
+            .ok_or_else(|| err("this reservation was already settled or released"))
+    }
+
+    /// The check it was admitted on.
+    pub fn check(&self) -> JsResult<String> {
+        let r = self.live()?;
+        to_json(r.check())
+    }
+
+    /// What it holds in one dimension.
+    pub fn held(&self, dimension: &str) -> JsResult<f64> {
+        let d = dimension_of(dimension)?;
+        Ok(self.live()?.held(d) as f64)
+    }
+
+    /// Settles against the usage the provider reported (the JSON module reads it from a response body).
+    pub fn settle(&mut self, input_tokens: f64, output_tokens: f64, now: f64) -> JsResult<String> {
+        self.live()?;
+        let now = ms("now", now)?;
+        let usage = Usage {
+            input_tokens: ms("input_tokens", input_tokens)?,
+            output_tokens: ms("output_tokens", output_tokens)?,
+        };
+        match self.inner.take() {
+            Some(r) => to_json(&r.settle(usage, now)),
+            None => Err(err("this reservation was already settled or released")),
+        }
+    }
+
+    /// Gives everything back (the request failed before the provider counted it).
+    pub fn release(&mut self) -> JsResult<()> {
+        match self.inner.take() {
+            Some(r) => {
+                r.release();
+                Ok(())
+            }
+            None => Err(err("this reservation was already settled or released")),
+        }
+    }
+
+    /// Whether it is still held.
+    #[wasm_bindgen(getter)]
+    pub fn held_now(&self) -> bool {
+        self.inner.is_some()
+    }
+}
+
+/// A FIFO admission queue bounded in milliseconds of work. Items are the caller's numeric ids.
+#[wasm_bindgen]
+pub struct AdmissionQueue {
+    inner: CoreQueue<u32>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "offer", rename_all = "snake_case")]
+enum OfferOut<'a> {
+    Admitted { check: CheckOut<'a> },
+    Queued { eta_ms: u64, position: usize },
+    Shed(preflight::Shed),
+}
+
+#[derive(Serialize)]
+struct ShedOut {
+    id: u32,
+    #[serde(flatten)]
+    shed: preflight::Shed,
+}
+
+#[derive(Serialize)]
+struct PollOut {
+    admitted: Vec<u32>,
+    shed: Vec<ShedOut>,
+    wake_at_ms: Option<u64>,
+}
+
+#[wasm_bindgen]
+impl AdmissionQueue {
+    /// A queue admitting against `ledger` under `policy`, holding at most `max_work_ms` of work.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        ledger: &Ledger,
+        policy: Option<String>,
+        max_work_ms: f64,
+    ) -> JsResult<AdmissionQueue> {
+        Ok(AdmissionQueue {
+            inner: CoreQueue::new(
+                ledger.inner.clone(),
+                policy_of(policy.as_deref())?,
+                ms("max_work_ms", max_work_ms)?,
+            ),
+        })
+    }
+
+    /// Offers request `id` with its cost, to start by `deadline` (same clock as `now`).
+    pub fn offer(&mut self, id: u32, cost: &[f64], deadline: f64, now: f64) -> JsResult<Outcome> {
+        let cost = cost_of(cost)?;
+        let (deadline, now) = (ms("deadline", deadline)?, ms("now", now)?);
+        let state = self.inner.ledger().snapshot();
+        Ok(match self.inner.offer(id, cost, deadline, now) {
+            Offer::Admitted { reservation, .. } => Outcome {
+                json: to_json(&OfferOut::Admitted {
+                    check: check_out(reservation.check(), &state, None),
+                })?,
+                reservations: vec![reservation],
+            },
+            Offer::Queued { eta_ms, position } => Outcome {
+                json: to_json(&OfferOut::Queued { eta_ms, position })?,
+                reservations: Vec::new(),
+            },
+            Offer::Shed { shed, .. } => Outcome {
+                json: to_json(&OfferOut::Shed(shed))?,
+                reservations: Vec::new(),
+            },
+        })
+    }
+
+    /// What is due at `now`: admitted ids (with their reservations, in order), shed ones, when to wake next.
+    pub fn poll(&mut self, now: f64) -> JsResult<Outcome> {
+        let p = self.inner.poll(ms("now", now)?);
+        let mut ids = Vec::with_capacity(p.admitted.len());
+        let mut reservations = Vec::with_capacity(p.admitted.len());
+        for (id, r) in p.admitted {
+            ids.push(id);
+            reservations.push(r);
+        }
+        let out = PollOut {
+            admitted: ids,
+            shed: p
+                .shed
+                .into_iter()
+                .map(|(id, shed)| ShedOut { id, shed })
+                .collect(),
+            wake_at_ms: p.wake_at_ms,
+        };
+        Ok(Outcome {
+            json: to_json(&out)?,
+            reservations,
+        })
+    }
+
+    /// Requests waiting.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.inner.len()
+    }
+}
