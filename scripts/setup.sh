@@ -19,3 +19,12 @@ fi
 if [ ! -d pkg/node_modules/binaryen ] || [ pkg/package-lock.json -nt pkg/node_modules/.package-lock.json ]; then
   (cd pkg && npm ci --no-audit --no-fund)
 fi
+
+# Fuzzing (fuzz/): the nightly toolchain and cargo-fuzz, each skipped when present.
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  # Without --locked if the locked build fails (a lock file naming a crate version the registry lacks).
+  cargo install cargo-fuzz --locked || cargo install cargo-fuzz
+fi

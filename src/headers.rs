@@ -511,7 +511,8 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, DurationError> {
     // Plain seconds.
     if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         let ns = parse_decimal_scaled(s, 1_000_000_000).ok_or_else(|| decimal_error(s, 0))?;
-        return Ok(ceil_div(ns, 1_000_000));
+        // Beyond u64::MAX milliseconds is an overflow here too, as with units (not saturated to u64::MAX).
+        return u64::try_from(ns.div_ceil(1_000_000)).map_err(|_| DurationError::Overflow);
     }
     let bytes = s.as_bytes();
     let mut i = 0;

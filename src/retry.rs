@@ -127,8 +127,17 @@ impl Budget {
     /// attempt's wait (at least `first_wait_ms`) plus the worst backoff of every later allowed attempt.
     pub fn worst_plan_ms(&self, attempt: u32, first_wait_ms: u64) -> u64 {
         let mut total = first_wait_ms;
-        for a in attempt.saturating_add(1)..self.max_attempts {
-            total = total.saturating_add(self.backoff_ms(a));
+        let mut a = attempt.saturating_add(1);
+        while a < self.max_attempts {
+            let step = self.backoff_ms(a);
+            // From the cap on (or with no base at all) every later step is the same: add them at once rather than
+            // loop up to `u32::MAX` times.
+            if step >= self.cap_ms || self.base_ms == 0 {
+                let rest = u64::from(self.max_attempts - a);
+                return total.saturating_add(step.saturating_mul(rest));
+            }
+            total = total.saturating_add(step);
+            a += 1;
         }
         total
     }

@@ -1,0 +1,56 @@
+//! Request-body estimation: arbitrary text as a request body (auto-detected API and profile, then every API
+//! forced), and the resulting cost through a preflight check. Bad bodies give `Error::NotJson` or
+//! `Error::WrongShape`, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use llm_preflight::preflight::{
+    estimate_request, Api, Budget, Error, Policy, Provider, State, VerdictKind,
+};
+use llm_preflight::Profile;
+
+const APIS: [Api; 4] = [
+    Api::OpenAiChat,
+    Api::OpenAiResponses,
+    Api::AnthropicMessages,
+    Api::GeminiGenerateContent,
+];
+
+fuzz_target!(|data: &[u8]| {
+    let body = String::from_utf8_lossy(data);
+    let mut apis: Vec<Option<Api>> = vec![None];
+    apis.extend(APIS.map(Some));
+    for api in apis {
+        match estimate_request(&body, api, None) {
+            Ok(r) => {
+                let e = &r.estimate;
+                assert!(e.low <= e.tokens && e.tokens <= e.high, "{e:?}");
+                assert_eq!(r.incomplete, !r.unpriced.is_empty());
+                let cost = r.cost();
+                for provider in Provider::ALL {
+                    let budget = Budget::new(provider)
+                        .tokens_per_minute(30_000)
+                        .requests_per_minute(500)
+                        .context_window(128_000);
+                    let state = State::new(budget, 0);
+                    let median = state.check(&cost, Policy::Median, 0);
+                    let low = state.check(&cost, Policy::Optimistic, 0);
+                    // Never sendable at p5 implies never sendable at the median.
+                    if low.verdict.kind() == VerdictKind::NeverSendable {
+                        assert_eq!(median.verdict.kind(), VerdictKind::NeverSendable);
+                    }
+                }
+                let _ = estimate_request(&body, api, Some(Profile::Cl100k));
+            }
+            Err(Error::NotJson(m)) => assert!(!m.is_empty()),
+            Err(Error::WrongShape { path, expected }) => {
+                assert!(path.starts_with('/'));
+                assert!(!expected.is_empty());
+            }
+            Err(other) => {
+                // Counts out of range (a negative max_tokens) are typed errors too.
+                let _ = other.to_string();
+            }
+        }
+    }
+});

@@ -1,0 +1,638 @@
+//! Property tests: the estimator's band, chunking and monotonicity, the verdict against the band and the limits,
+//! the retry delays, and headers that round-trip.
+//!
+//! # Which monotonicity holds when text is appended
+//!
+//! `tokens = round(linear × q_mid[kind])`, where `linear = Σ rate × count` ([`linear`]) and the correction
+//! `q_mid` depends on the detected [`ContentKind`]. Appending text does **not** in general keep the estimate from
+//! falling, for two separate reasons:
+//!
+//! - the counts themselves are not monotone across the seam: the scanner prices the last pre-token when it closes,
+//!   and text glued onto it can re-price it more cheaply. `"ééé" + "ééé"` is one six-character repeat run, priced
+//!   far below two three-letter words (o200k: linear part 4.75 → 2.43); a single trailing space followed by
+//!   another is a whitespace run, no longer a single space;
+//! - the kind can change: `"  дддд日本語" + " "` moves from `repetitive` to `cjk` and o200k's median goes 15 → 14.
+//!
+//! What holds, and what [`appending_after_a_whitespace_seam_never_lowers_anything`] tests, is this:
+//!
+//! > Let `a` be a text that is empty or ends with a character that is not whitespace, and not a combining mark
+//! > that follows whitespace (such a mark continues the whitespace pre-token: `" \u{301}" + "\t"` makes the
+//! > space and the tab one run), and let `b` be a text that starts with a whitespace character. Then every count
+//! > the scanner makes for `a + b` (each priced feature, `chars`, `bytes`, the characters of every class) is at
+//! > least the count for `a`. Since every calibrated rate is ≥ 0, the linear
+//! > part [`linear`] of `a + b` is at least that of `a`, for every profile. And when `a + b` is detected as the
+//! > same kind as `a`, its `tokens`, `low` and `high` are each at least those of `a`, for every profile.
+//!
+//! (The seam matters: a whitespace character closes every pending pre-token, repeat run and alphanumeric string
+//! of `a` exactly as the end of the text does, so nothing of `a` is re-priced. Tested on 2,000 random pairs per
+//! run, each under all nine profiles.)
+
+use llm_preflight::estimate::linear;
+use llm_preflight::headers::{RateLimitSnapshot, MAX_PLAUSIBLE_WAIT_MS};
+use llm_preflight::preflight::{
+    Band, Budget, Cost, Dimension, Policy, Provider, State, Verdict, VerdictKind,
+};
+use llm_preflight::refusal::{Refusal, RefusalKind};
+use llm_preflight::retry::{self, next_action, Action};
+use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::{estimate, ContentKind, Estimator, Profile};
+use proptest::prelude::*;
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Text made of the pieces that drive the scanner: words, whitespace runs, punctuation, repeats, accented and
+/// non-Latin scripts, emoji with modifiers, encoded-looking strings, and any printable Unicode.
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            "[a-zA-Z ]{0,12}",
+            "[ \n\t\r]{0,5}",
+            "[0-9.,;:{}\\[\\]\"<>=()\\\\]{0,6}",
+            "(aaaa|====|    |\n\n\n|ééé|日本語|😀👍🏽|дддд|aGVsbG8gd29ybGQ=|9f86d081884c7d65|camelCaseWord|\u{301}|\u{3000})",
+            "\\PC{0,6}",
+        ],
+        0..10,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn profile() -> impl Strategy<Value = Profile> {
+    prop::sample::select(Profile::ALL.to_vec())
+}
+
+/// `a` cut so that it ends with neither whitespace nor combining marks that follow whitespace (the scanner glues a
+/// mark to the pre-token before it, even whitespace). Every non-ASCII character that is not alphanumeric is taken
+/// for a possible mark here, which only cuts more.
+fn seam_end(a: &str) -> &str {
+    let mut a = a.trim_end();
+    loop {
+        let t = a.trim_end_matches(|c: char| !c.is_ascii() && !c.is_alphanumeric());
+        if t.len() < a.len() && t.ends_with(char::is_whitespace) {
+            a = t.trim_end();
+        } else {
+            return a;
+        }
+    }
+}
+
+fn features(s: &str) -> Features {
+    let mut sc = Scanner::new();
+    sc.feed(s);
+    sc.features()
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Estimates.
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    /// `low <= tokens <= high`, at least one token for any non-empty text, none for the empty one, and never more
+    /// than the text has bytes (+1).
+    #[test]
+    fn band_contains_the_median(s in text(), p in profile()) {
+        let e = estimate(&s, p);
+        prop_assert!(e.low <= e.tokens && e.tokens <= e.high, "{e:?}");
+        if s.is_empty() {
+            prop_assert_eq!((e.low, e.tokens, e.high), (0, 0, 0));
+            prop_assert_eq!(e.content.kind, ContentKind::Empty);
+        } else {
+            prop_assert!(e.low >= 1);
+            prop_assert!(e.high <= s.len() as u64 + 1);
+        }
+    }
+
+    /// Any split of the text on character boundaries, fed through `update`, gives the whole text's estimate.
+    #[test]
+    fn chunks_on_char_boundaries_equal_the_whole(s in text(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6), p in profile()) {
+        let whole = estimate(&s, p);
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(s.len() + 1)).collect();
+        at.sort_unstable();
+        let mut e = Estimator::new(p);
+        let mut prev = 0;
+        for mut c in at {
+            while !s.is_char_boundary(c) {
+                c -= 1;
+            }
+            if c < prev {
+                continue;
+            }
+            e.update(&s[prev..c]);
+            prev = c;
+        }
+        e.update(&s[prev..]);
+        prop_assert_eq!(e.finish(), whole);
+    }
+
+    /// Any split of the bytes, even inside a UTF-8 sequence, fed through `update_bytes`, gives the whole text's
+    /// estimate; so does one character per call.
+    #[test]
+    fn chunks_of_bytes_equal_the_whole(s in text(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8), p in profile()) {
+        let whole = estimate(&s, p);
+        let bytes = s.as_bytes();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
+        at.sort_unstable();
+        let mut e = Estimator::new(p);
+        let mut prev = 0;
+        for c in at {
+            e.update_bytes(&bytes[prev..c]);
+            prev = c;
+        }
+        e.update_bytes(&bytes[prev..]);
+        prop_assert!(!e.saw_invalid_utf8());
+        prop_assert_eq!(e.finish(), whole.clone());
+        let mut one = Estimator::new(p);
+        for b in bytes {
+            one.update_bytes(std::slice::from_ref(b));
+        }
+        prop_assert_eq!(one.finish(), whole);
+    }
+
+    /// Arbitrary bytes, valid UTF-8 or not: any split equals feeding them at once, and the counts are those of
+    /// their lossy decoding (`String::from_utf8_lossy`) except `bytes`, which counts the bytes really there.
+    #[test]
+    fn chunks_of_arbitrary_bytes_equal_the_whole(
+        bytes in prop::collection::vec(prop_oneof![any::<u8>(), 0x80u8..0xc0, 0xe0u8..0xf5, Just(b'a'), Just(b' ')], 0..200),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+        p in profile(),
+    ) {
+        let mut at_once = Estimator::new(p);
+        at_once.update_bytes(&bytes);
+        let whole = at_once.finish();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
+        at.sort_unstable();
+        let mut e = Estimator::new(p);
+        let mut prev = 0;
+        for c in at {
+            e.update_bytes(&bytes[prev..c]);
+            prev = c;
+        }
+        e.update_bytes(&bytes[prev..]);
+        prop_assert_eq!(e.finish(), whole.clone());
+        prop_assert_eq!(e.saw_invalid_utf8(), std::str::from_utf8(&bytes).is_err());
+
+        let lossy = String::from_utf8_lossy(&bytes);
+        let mut sc = Scanner::new();
+        sc.feed_bytes(&bytes);
+        let raw = sc.features();
+        prop_assert_eq!(raw.bytes, bytes.len() as u64);
+        prop_assert_eq!(Features { bytes: lossy.len() as u64, ..raw }, features(&lossy));
+        prop_assert!(whole.low <= whole.tokens && whole.tokens <= whole.high);
+    }
+
+    /// The monotonicity that holds (see the module documentation for the statement and why nothing broader does).
+    #[test]
+    fn appending_after_a_whitespace_seam_never_lowers_anything(
+        a in text(),
+        ws in prop::sample::select(vec![" ", "\n", "\t", "\r\n", "  ", "\n\n", "\u{3000}", "\u{a0}", "\u{2028}", "\u{b}"]),
+        b in text(),
+    ) {
+        let a = seam_end(&a);
+        let ab = format!("{a}{ws}{b}");
+        let (fa, fab) = (features(a), features(&ab));
+        for i in 0..fa.v.len() {
+            prop_assert!(fab.v[i] >= fa.v[i], "feature {i} fell: {a:?} + {:?}", format!("{ws}{b}"));
+        }
+        prop_assert!(fab.chars >= fa.chars && fab.bytes >= fa.bytes);
+        for c in 0..fa.class_chars.len() {
+            prop_assert!(fab.class_chars[c] >= fa.class_chars[c]);
+        }
+        for p in Profile::ALL {
+            prop_assert!(linear(&fab, p) >= linear(&fa, p), "{p}: linear part fell");
+            let (ea, eab) = (estimate(a, p), estimate(&ab, p));
+            if ea.content.kind == eab.content.kind {
+                prop_assert!(eab.tokens >= ea.tokens && eab.low >= ea.low && eab.high >= ea.high, "{p}: {ea:?} -> {eab:?}");
+            }
+        }
+    }
+}
+
+/// The counterexamples the module documentation gives for the broader statements, so they stay true.
+#[test]
+fn appending_can_lower_the_estimate_without_the_seam_or_across_kinds() {
+    let p = Profile::O200k;
+    assert!(linear(&features("éééééé"), p) < linear(&features("ééé"), p));
+    let (a, ab) = (estimate("  дддд日本語", p), estimate("  дддд日本語 ", p));
+    assert_ne!(a.content.kind, ab.content.kind);
+    assert!(linear(&features("  дддд日本語 "), p) >= linear(&features("  дддд日本語"), p));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verdicts.
+
+fn rank(k: VerdictKind) -> u8 {
+    match k {
+        VerdictKind::Sendable => 0,
+        VerdictKind::Queueable => 1,
+        VerdictKind::NeverSendable => 2,
+    }
+}
+
+fn limit() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        1u64..200,
+        1u64..100_000,
+        1u64..10_000_000,
+        Just(u64::MAX)
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct Setup {
+    budget: Budget,
+    band: Band,
+    max_output: Option<u64>,
+    taken: [u64; 6],
+    blocked_ms: u64,
+    now_ms: u64,
+}
+
+fn setup() -> impl Strategy<Value = Setup> {
+    (
+        prop::sample::select(Provider::ALL.to_vec()),
+        prop::array::uniform7(limit()),
+        (0u64..300_000, 0u64..100_000, 0u64..100_000),
+        prop::option::of(prop_oneof![0u64..50_000, Just(u64::MAX / 4)]),
+        prop::array::uniform6(prop_oneof![Just(0u64), 0u64..200_000]),
+        prop_oneof![Just(0u64), 0u64..120_000],
+        prop_oneof![Just(0u64), 0u64..1u64 << 52],
+    )
+        .prop_map(
+            |(provider, l, (low, up1, up2), max_output, taken, blocked_ms, now_ms)| {
+                let dims = [
+                    Dimension::Tokens,
+                    Dimension::InputTokens,
+                    Dimension::OutputTokens,
+                    Dimension::Requests,
+                    Dimension::TokensPerDay,
+                    Dimension::RequestsPerDay,
+                    Dimension::Context,
+                ];
+                let mut budget = Budget::new(provider);
+                for (d, n) in dims.into_iter().zip(l) {
+                    budget = budget.with(d, n);
+                }
+                Setup {
+                    budget,
+                    band: Band {
+                        low,
+                        tokens: low + up1,
+                        high: low + up1 + up2,
+                    },
+                    max_output,
+                    taken,
+                    blocked_ms,
+                    now_ms,
+                }
+            },
+        )
+}
+
+impl Setup {
+    fn state(&self) -> State {
+        let mut st = State::new(self.budget.clone(), self.now_ms);
+        st.take(&self.taken, self.now_ms);
+        st.blocked_until_ms = self.now_ms.saturating_add(self.blocked_ms);
+        st
+    }
+
+    fn cost(&self) -> Cost {
+        Cost {
+            input: self.band,
+            max_output: self.max_output,
+            incomplete: false,
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    /// The verdict agrees with the band: the p5 end is never a worse kind of verdict than the median, nor the
+    /// median than the p95 end (sendable < queueable < never sendable); in particular never sendable at p5 implies
+    /// never sendable at the median. `at_low` and `at_high` are the optimistic and conservative verdicts.
+    #[test]
+    fn verdict_is_monotone_across_the_band(s in setup()) {
+        let st = s.state();
+        let cost = s.cost();
+        let med = st.check(&cost, Policy::Median, s.now_ms);
+        let opt = st.check(&cost, Policy::Optimistic, s.now_ms);
+        let con = st.check(&cost, Policy::Conservative, s.now_ms);
+        prop_assert_eq!(med.at_low, opt.verdict.kind());
+        prop_assert_eq!(med.at_high, con.verdict.kind());
+        prop_assert!(rank(opt.verdict.kind()) <= rank(med.verdict.kind()));
+        prop_assert!(rank(med.verdict.kind()) <= rank(con.verdict.kind()));
+        if opt.verdict.kind() == VerdictKind::NeverSendable {
+            prop_assert_eq!(med.verdict.kind(), VerdictKind::NeverSendable);
+        }
+        prop_assert_eq!(med.holds_across_band, med.at_low == med.verdict.kind() && med.at_high == med.verdict.kind());
+        prop_assert_eq!(med.input_tokens, s.band.tokens);
+    }
+
+    /// The verdict agrees with the limits: never sendable exactly when some limit is below what the request needs
+    /// in that dimension (with the limit, the need and the excess reported), and a request that fits every limit
+    /// is sendable on a fresh, unblocked key.
+    #[test]
+    fn verdict_agrees_with_the_limits(s in setup(), policy in prop::sample::select(vec![Policy::Median, Policy::Optimistic, Policy::Conservative])) {
+        let st = s.state();
+        let cost = s.cost();
+        let input = s.band.at(policy);
+        let c = st.check(&cost, policy, s.now_ms);
+        let over: Vec<Dimension> = [Dimension::Context].into_iter().chain(Dimension::RATES)
+            .filter(|d| s.budget.limit(*d).is_some_and(|l| s.budget.needed(*d, input, s.max_output) > l))
+            .collect();
+        match c.verdict {
+            Verdict::NeverSendable { dimension, limit, needed, excess } => {
+                prop_assert_eq!(Some(&dimension), over.first());
+                prop_assert_eq!(Some(limit), s.budget.limit(dimension));
+                prop_assert_eq!(needed, s.budget.needed(dimension, input, s.max_output));
+                prop_assert_eq!(excess, needed - limit);
+            }
+            _ => prop_assert!(over.is_empty(), "fits no limit in {over:?}, yet {:?}", c.verdict),
+        }
+        let fresh = State::new(s.budget.clone(), s.now_ms);
+        let f = fresh.check(&cost, policy, s.now_ms);
+        prop_assert_eq!(f.verdict.kind() == VerdictKind::NeverSendable, !over.is_empty());
+        prop_assert_ne!(f.verdict.kind(), VerdictKind::Queueable);
+    }
+
+    /// A queueable verdict's wait is enough: at `now + wait_ms` the same request is sendable.
+    #[test]
+    fn waiting_the_stated_wait_makes_it_sendable(s in setup()) {
+        let st = s.state();
+        let cost = s.cost();
+        if let Verdict::Queueable { wait_ms, .. } = st.check(&cost, Policy::Median, s.now_ms).verdict {
+            prop_assert!(wait_ms > 0);
+            let later = st.check(&cost, Policy::Median, s.now_ms.saturating_add(wait_ms));
+            prop_assert_eq!(later.verdict, Verdict::Sendable, "after {} ms", wait_ms);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Retry delays.
+
+fn refusal() -> impl Strategy<Value = Refusal> {
+    (
+        prop::sample::select(vec![
+            RefusalKind::RateLimitRequests,
+            RefusalKind::RateLimitTokens,
+            RefusalKind::RateLimitOther,
+            RefusalKind::TooLarge,
+            RefusalKind::QuotaExhausted,
+            RefusalKind::Overloaded,
+            RefusalKind::ContextLength,
+            RefusalKind::Other,
+        ]),
+        any::<bool>(),
+        prop::option::of(prop_oneof![
+            Just(0u64),
+            0u64..60_000,
+            any::<u64>(),
+            Just(u64::MAX)
+        ]),
+        any::<bool>(),
+        prop::option::of(any::<u64>()),
+        prop::option::of(any::<u64>()),
+    )
+        .prop_map(
+            |(kind, retryable, retry_after_ms, delivered, limit, requested)| {
+                let mut r = llm_preflight::refusal::classify(None, [("x", "y")], "", 0);
+                r.kind = kind;
+                r.retryable = retryable;
+                r.retry_after_ms = retry_after_ms;
+                r.output_delivered = delivered;
+                r.limit = limit;
+                r.requested = requested;
+                r
+            },
+        )
+}
+
+fn policy_budget() -> impl Strategy<Value = retry::Budget> {
+    (
+        prop_oneof![Just(0u64), 1u64..5_000, any::<u64>()],
+        prop_oneof![
+            1u64..100_000,
+            any::<u64>().prop_map(|c| c.max(1)),
+            Just(u64::MAX)
+        ],
+        prop_oneof![0u32..6, any::<u32>()],
+        0u32..4,
+        prop::option::of(prop_oneof![0u64..200_000, any::<u64>()]),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(
+                base_ms,
+                cap_ms,
+                max_attempts,
+                max_overloaded_attempts,
+                deadline_ms,
+                idempotency_key,
+                side_effects_ran,
+            )| {
+                retry::Budget {
+                    base_ms,
+                    cap_ms,
+                    max_attempts,
+                    max_overloaded_attempts,
+                    deadline_ms,
+                    idempotency_key,
+                    side_effects_ran,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(config(5000))]
+
+    /// A retry is never earlier than the stated Retry-After, never beyond the cap, never immediate without one, fits the
+    /// deadline; a stated wait beyond the cap is never retried here; a too-large request is never resent as is.
+    #[test]
+    fn retry_delays_lie_within_retry_after_and_the_cap(
+        r in refusal(),
+        attempt in prop_oneof![0u32..5, any::<u32>()],
+        b in policy_budget(),
+        now in prop_oneof![0u64..1u64 << 45, any::<u64>()],
+        u in prop_oneof![0.0f64..1.0, any::<f64>(), Just(f64::NAN), Just(1.0), Just(-0.0)],
+    ) {
+        let action = next_action(&r, attempt, &b, now, u);
+        match action {
+            Action::Retry { after_ms } => {
+                prop_assert!(after_ms <= b.cap_ms, "{after_ms} > cap {}", b.cap_ms);
+                match r.retry_after_ms {
+                    Some(w) => prop_assert!(after_ms >= w, "{after_ms} < retry-after {w}"),
+                    None => prop_assert!(after_ms >= b.base_ms.min(b.cap_ms).max(1)),
+                }
+                if let Some(d) = b.deadline_ms {
+                    prop_assert!(after_ms <= d.saturating_sub(now));
+                }
+                prop_assert!(r.retryable && attempt < b.max_attempts);
+            }
+            Action::Shrink { by_tokens } => {
+                prop_assert!(matches!(r.kind, RefusalKind::TooLarge | RefusalKind::ContextLength));
+                prop_assert_eq!(by_tokens, r.excess());
+            }
+            Action::Fallback { .. } | Action::GiveUp { .. } => {}
+        }
+        if r.retry_after_ms.is_some_and(|w| w > b.cap_ms) {
+            let retried = matches!(action, Action::Retry { .. });
+            prop_assert!(!retried, "retried a wait beyond the cap");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Headers.
+
+/// Unix milliseconds as an RFC 3339 timestamp with milliseconds (`civil_from_days`, H. Hinnant).
+fn rfc3339(ms: u64) -> String {
+    let days = (ms / 86_400_000) as i64;
+    let rem = ms % 86_400_000;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (h, mi, s, f) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{f:03}Z")
+}
+
+/// A wait as OpenAI writes it: `577ms`, `5.94s`, `6m0s`, `1h2m3.5s`, or plain seconds.
+fn duration(ms: u64, style: u8) -> String {
+    match style % 4 {
+        0 => format!("{ms}ms"),
+        1 => format!("{}.{:03}s", ms / 1000, ms % 1000),
+        2 => format!("{}.{:03}", ms / 1000, ms % 1000),
+        _ => {
+            let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms % 60_000);
+            let mut out = String::new();
+            if h > 0 {
+                out += &format!("{h}h");
+            }
+            if h > 0 || m > 0 {
+                out += &format!("{m}m");
+            }
+            out + &format!("{}.{:03}s", s / 1000, s % 1000)
+        }
+    }
+}
+
+fn dimension_state() -> impl Strategy<Value = llm_preflight::headers::DimensionState> {
+    let count = prop::option::of(prop_oneof![Just(0u64), 0u64..1_000_000, any::<u64>()]);
+    let reset = prop::option::of(prop_oneof![
+        Just(0u64),
+        0u64..120_000,
+        0..=MAX_PLAUSIBLE_WAIT_MS
+    ]);
+    (count.clone(), count, reset).prop_map(|(limit, remaining, reset_ms)| {
+        llm_preflight::headers::DimensionState {
+            limit,
+            remaining,
+            reset_ms,
+        }
+    })
+}
+
+/// A snapshot written out as the headers a provider sends.
+fn to_headers(s: &RateLimitSnapshot, now_ms: u64, style: u8) -> Vec<(String, String)> {
+    let mut h = Vec::new();
+    let mut put = |name: String, value: String| h.push((name, value));
+    for (dim, d) in [("requests", &s.requests), ("tokens", &s.tokens)] {
+        let prefix = if style % 2 == 0 {
+            "x-ratelimit"
+        } else {
+            "X-RateLimit"
+        };
+        if let Some(n) = d.limit {
+            put(format!("{prefix}-limit-{dim}"), n.to_string());
+        }
+        if let Some(n) = d.remaining {
+            put(format!("{prefix}-remaining-{dim}"), n.to_string());
+        }
+        if let Some(ms) = d.reset_ms {
+            put(format!("{prefix}-reset-{dim}"), duration(ms, style));
+        }
+    }
+    for (dim, d) in [
+        ("input-tokens", &s.input_tokens),
+        ("output-tokens", &s.output_tokens),
+    ] {
+        if let Some(n) = d.limit {
+            put(format!("anthropic-ratelimit-{dim}-limit"), n.to_string());
+        }
+        if let Some(n) = d.remaining {
+            put(
+                format!("anthropic-ratelimit-{dim}-remaining"),
+                n.to_string(),
+            );
+        }
+        if let Some(ms) = d.reset_ms {
+            put(
+                format!("anthropic-ratelimit-{dim}-reset"),
+                rfc3339(now_ms + ms),
+            );
+        }
+    }
+    if let Some(ms) = s.retry_after_ms {
+        if style % 3 == 0 && ms % 1000 == 0 {
+            put("Retry-After".into(), (ms / 1000).to_string());
+        } else {
+            put("retry-after-ms".into(), ms.to_string());
+        }
+    }
+    h
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    /// Headers round-trip: any snapshot, written as headers (durations in every OpenAI style, Anthropic reset
+    /// timestamps from 1970 to year 9999, Retry-After in seconds or milliseconds), reads back as itself, with no
+    /// header reported malformed. Raw `Name: value` lines and JSON give the same.
+    #[test]
+    fn headers_round_trip(
+        requests in dimension_state(),
+        tokens in dimension_state(),
+        input_tokens in dimension_state(),
+        output_tokens in dimension_state(),
+        retry_after_ms in prop::option::of(prop_oneof![0u64..100_000, 0..=MAX_PLAUSIBLE_WAIT_MS, Just(6000u64)]),
+        now_ms in prop_oneof![Just(0u64), 0u64..253_402_300_799_000 - MAX_PLAUSIBLE_WAIT_MS],
+        style in any::<u8>(),
+    ) {
+        let snap = RateLimitSnapshot { requests, tokens, input_tokens, output_tokens, retry_after_ms };
+        let headers = to_headers(&snap, now_ms, style);
+        let parsed = RateLimitSnapshot::from_headers(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())), now_ms);
+        prop_assert!(parsed.malformed.is_empty(), "{:?} from {headers:?}", parsed.malformed);
+        prop_assert_eq!(parsed.snapshot, snap);
+
+        let lines: String = headers.iter().map(|(n, v)| format!("{n}: {v}\r\n")).collect();
+        // (A body after the blank line only when there are headers: `from_lines` skips blank lines before the
+        // first header, so with none the body would be read as a header line.)
+        let body = if headers.is_empty() { "" } else { "{}" };
+        let from_lines = llm_preflight::headers::Headers::parse(&format!("HTTP/1.1 429 Too Many Requests\r\n{lines}\r\n{body}"));
+        prop_assert_eq!(RateLimitSnapshot::from_headers(&from_lines.unwrap(), now_ms).snapshot, snap);
+        let json = serde_json::Value::Object(headers.iter().map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone()))).collect());
+        let from_json = llm_preflight::headers::Headers::parse(&json.to_string()).unwrap();
+        prop_assert_eq!(RateLimitSnapshot::from_headers(&from_json, now_ms).snapshot, snap);
+    }
+}
