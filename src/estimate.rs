@@ -303,8 +303,8 @@ impl Estimator {
 
 /// A feature's rate; a table written before the feature existed prices it at zero.
 #[inline]
-fn rate(w: &[f64], i: usize) -> f64 {
-    w.get(i).copied().unwrap_or(0.0)
+fn rate<W: Copy + Into<f64>>(w: &[W], i: usize) -> f64 {
+    w.get(i).map_or(0.0, |r| (*r).into())
 }
 
 /// The linear part of the model: Σ rate × count, before the per-kind correction.
@@ -331,19 +331,19 @@ pub fn from_features(x: &Features, profile: Profile) -> Estimate {
 /// `L = Σ rate × count` is the linear estimate. For the detected kind, `bands[kind] = [m, z_lo, z_hi]` and
 /// `σ = sqrt(spread[0] + spread[1] / L)`: the median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to
 /// `L·e^(m + z_hi·σ)`, so short texts get wider bands than long ones, as measured.
-pub fn from_features_with(
+pub fn from_features_with<W: Copy + Into<f64>>(
     x: &Features,
     profile: Profile,
-    w: &[f64],
-    bands: &[[f64; 3]],
-    spread: [f64; 2],
+    w: &[W],
+    bands: &[[W; 3]],
+    spread: [W; 2],
 ) -> Estimate {
     let kind = ContentKind::detect(x);
     // A table written before this kind existed has no band for it: a wide one then.
-    let [m, z_lo, z_hi] = bands
-        .get(kind as usize)
-        .copied()
-        .unwrap_or([0.0, -3.0, 3.0]);
+    let [m, z_lo, z_hi] = bands.get(kind as usize).map_or([0.0, -3.0, 3.0], |b| {
+        [b[0].into(), b[1].into(), b[2].into()]
+    });
+    let spread: [f64; 2] = [spread[0].into(), spread[1].into()];
     let mut per_class = [0.0f64; Class::COUNT];
     for i in 0..NF {
         per_class[Class::of_feature(i) as usize] += rate(w, i) * x.v[i] as f64;
@@ -372,7 +372,13 @@ pub fn from_features_with(
             tokens: per_class[c as usize] * q_mid,
         })
         .collect();
-    mix.sort_by(|a, b| b.tokens.total_cmp(&a.tokens).then(b.chars.cmp(&a.chars)));
+    // At most eight parts; an unstable sort keeps the wasm build small, and the class order breaks every tie.
+    mix.sort_unstable_by(|a, b| {
+        b.tokens
+            .total_cmp(&a.tokens)
+            .then(b.chars.cmp(&a.chars))
+            .then((a.class as usize).cmp(&(b.class as usize)))
+    });
     Estimate {
         tokens,
         low,

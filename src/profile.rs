@@ -50,7 +50,7 @@ impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown {} {:?}; the profiles are: ",
+            "unknown {} \"{}\"; the profiles are: ",
             self.what, self.name
         )?;
         for (i, p) in Profile::ALL.iter().enumerate() {
