@@ -34,7 +34,7 @@ pub use queue::{AdmissionQueue, Offer, Poll, Shed, ShedReason};
 pub use request::{estimate_request, estimate_request_value, Api, RequestEstimate};
 pub use route::{route, Candidate, PassReason, PassedOver, Route};
 pub use state::{Bucket, Observation, Observed, State};
-pub use verdict::{check, Band, Check, Cost, Verdict, VerdictKind};
+pub use verdict::{check, Band, Check, Cost, Summary, Verdict, VerdictKind};
 
 /// One limit a request is checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

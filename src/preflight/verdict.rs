@@ -193,6 +193,56 @@ pub struct Check {
     pub incomplete: bool,
 }
 
+/// The flat view of a [`Check`] that the CLI's `check` JSON and the JS API print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// `sendable`, `queueable` or `never_sendable`.
+    pub verdict: &'static str,
+    /// 0 when sendable, the wait when queueable, none when never sendable.
+    pub wait_ms: Option<u64>,
+    /// The deciding dimension (none when sendable).
+    pub dimension: Option<&'static str>,
+    /// The limit of the deciding dimension (the token limit when sendable).
+    pub limit: Option<u64>,
+    /// By how many tokens a never-sendable request must shrink.
+    pub excess: Option<u64>,
+}
+
+impl Check {
+    /// The flat view printed by the CLI and the JS API; `state` supplies the limit of a queueable dimension.
+    pub fn summary(&self, state: &State) -> Summary {
+        let limit_of = |d: Dimension| state.bucket(d).map(|b| b.limit);
+        match self.verdict {
+            Verdict::Sendable => Summary {
+                verdict: "sendable",
+                wait_ms: Some(0),
+                dimension: None,
+                limit: limit_of(Dimension::Tokens),
+                excess: None,
+            },
+            Verdict::Queueable { wait_ms, dimension } => Summary {
+                verdict: "queueable",
+                wait_ms: Some(wait_ms),
+                dimension: Some(dimension.name()),
+                limit: limit_of(dimension),
+                excess: None,
+            },
+            Verdict::NeverSendable {
+                dimension,
+                limit,
+                excess,
+                ..
+            } => Summary {
+                verdict: "never_sendable",
+                wait_ms: None,
+                dimension: Some(dimension.name()),
+                limit: Some(limit),
+                excess: Some(excess),
+            },
+        }
+    }
+}
+
 /// The verdict for `cost` against `state` at `now_ms`, with prompt tokens taken at `input` exactly.
 pub fn verdict_at(state: &State, cost: &Cost, input: u64, now_ms: u64) -> (Verdict, u64) {
     let budget = &state.budget;

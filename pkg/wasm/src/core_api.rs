@@ -5,8 +5,8 @@ use crate::{dimension_of, err, js_string, ms, profile_of, valid_count, EstimateO
 use llm_preflight::headers::{parse_duration_ms, RateLimitSnapshot};
 use llm_preflight::preflight::{
     self, AdmissionQueue as CoreQueue, Band, Budget, Check, Cost, Dimension, Ledger as CoreLedger,
-    Observation, Observed, Offer, Policy, Provider, Reservation as CoreReservation, State, Usage,
-    Verdict,
+    Observation, Observed, Offer, Policy, Provider, Reservation as CoreReservation, State, Summary,
+    Usage,
 };
 use llm_preflight::Estimate;
 use serde::Serialize;
@@ -126,29 +126,13 @@ struct CheckOut<'a> {
 }
 
 fn check_out<'a>(c: &Check, state: &State, estimate: Option<&'a Estimate>) -> CheckOut<'a> {
-    let limit_of = |d: Dimension| state.bucket(d).map(|b| b.limit);
-    let (verdict, wait_ms, dimension, limit, excess) = match c.verdict {
-        Verdict::Sendable => ("sendable", Some(0), None, limit_of(Dimension::Tokens), None),
-        Verdict::Queueable { wait_ms, dimension } => (
-            "queueable",
-            Some(wait_ms),
-            Some(dimension.name()),
-            limit_of(dimension),
-            None,
-        ),
-        Verdict::NeverSendable {
-            dimension,
-            limit,
-            excess,
-            ..
-        } => (
-            "never_sendable",
-            None,
-            Some(dimension.name()),
-            Some(limit),
-            Some(excess),
-        ),
-    };
+    let Summary {
+        verdict,
+        wait_ms,
+        dimension,
+        limit,
+        excess,
+    } = c.summary(state);
     CheckOut {
         verdict,
         wait_ms,

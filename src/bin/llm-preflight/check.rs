@@ -7,7 +7,7 @@
 use llm_preflight::headers::{parse_duration_ms, Headers, RateLimitSnapshot};
 use llm_preflight::preflight::{
     estimate_request, Budget, Cost, Dimension, Observation, Observed, Policy, Provider, State,
-    Verdict,
+    Summary,
 };
 use llm_preflight::{estimate, Estimate};
 use std::io::Read;
@@ -157,29 +157,13 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
         cost.max_output = Some(m);
     }
     let check = state.check(&cost, policy, now);
-    let limit_of = |d: Dimension| state.bucket(d).map(|b| b.limit);
-    let (verdict, wait_ms, dimension, limit, excess) = match check.verdict {
-        Verdict::Sendable => ("sendable", Some(0), None, limit_of(Dimension::Tokens), None),
-        Verdict::Queueable { wait_ms, dimension } => (
-            "queueable",
-            Some(wait_ms),
-            Some(dimension.name()),
-            limit_of(dimension),
-            None,
-        ),
-        Verdict::NeverSendable {
-            dimension,
-            limit,
-            excess,
-            ..
-        } => (
-            "never_sendable",
-            None,
-            Some(dimension.name()),
-            Some(limit),
-            Some(excess),
-        ),
-    };
+    let Summary {
+        verdict,
+        wait_ms,
+        dimension,
+        limit,
+        excess,
+    } = check.summary(&state);
     Ok(serde_json::json!({
         "verdict": verdict,
         "wait_ms": wait_ms,
