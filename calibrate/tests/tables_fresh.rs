@@ -88,6 +88,7 @@ fn every_sample_is_sourced_and_within_the_rules() {
         let n = have.len();
         assert!(n >= 30, "corpus/{label} has only {n} samples");
     }
+    // Package registries' host names, assembled from parts so this file does not name them itself.
     let banned = [
         concat!("crates", ".", "io"),
         concat!("py", "pi"),
