@@ -210,18 +210,7 @@ impl<T> AdmissionQueue<T> {
                     limit,
                     needed,
                     excess,
-                }) => {
-                    let reason = ShedReason::NeverSendable {
-                        dimension,
-                        limit,
-                        needed,
-                        excess,
-                    };
-                    return Offer::Shed {
-                        item,
-                        shed: Shed::new(reason, now_ms),
-                    };
-                }
+                }) => return never(item, dimension, limit, needed, excess, now_ms),
                 Err(Refused::NotYet { .. }) => {}
             }
         }
@@ -234,16 +223,7 @@ impl<T> AdmissionQueue<T> {
             excess,
         } = verdict
         {
-            let reason = ShedReason::NeverSendable {
-                dimension,
-                limit,
-                needed,
-                excess,
-            };
-            return Offer::Shed {
-                item,
-                shed: Shed::new(reason, now_ms),
-            };
+            return never(item, dimension, limit, needed, excess, now_ms);
         }
         let work = start.saturating_sub(now_ms);
         if work > self.max_work_ms {
@@ -348,5 +328,26 @@ impl<T> AdmissionQueue<T> {
             shed,
             wake_at_ms,
         }
+    }
+}
+
+/// The answer to an offer that can never be sent.
+fn never<T>(
+    item: T,
+    dimension: Dimension,
+    limit: u64,
+    needed: u64,
+    excess: u64,
+    now_ms: u64,
+) -> Offer<T> {
+    let reason = ShedReason::NeverSendable {
+        dimension,
+        limit,
+        needed,
+        excess,
+    };
+    Offer::Shed {
+        item,
+        shed: Shed::new(reason, now_ms),
     }
 }

@@ -315,6 +315,25 @@ fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], Error> {
         .ok_or_else(|| shape(path, what))
 }
 
+/// The `messages` array of a chat body (OpenAI chat, Anthropic), each with its JSON pointer; every one an object.
+/// Checked lazily, so errors come in the order the walk meets them.
+fn messages(body: &Value) -> Result<impl Iterator<Item = Result<(String, &Value), Error>>, Error> {
+    let msgs = body
+        .get("messages")
+        .ok_or_else(|| shape("/messages", "an array of messages"))?;
+    Ok(arr(msgs, "/messages", "an array of messages")?
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let p = format!("/messages/{i}");
+            if m.is_object() {
+                Ok((p, m))
+            } else {
+                Err(shape(&p, "a message object with `role` and `content`"))
+            }
+        }))
+}
+
 impl Walker {
     fn text(&mut self, s: &str) {
         if s.is_empty() {
@@ -355,17 +374,8 @@ impl Walker {
     // ---- OpenAI chat completions ------------------------------------------------------------------------------
 
     fn openai_chat(&mut self, body: &Value) -> Result<(), Error> {
-        let msgs = body
-            .get("messages")
-            .ok_or_else(|| shape("/messages", "an array of messages"))?;
-        for (i, m) in arr(msgs, "/messages", "an array of messages")?
-            .iter()
-            .enumerate()
-        {
-            let p = format!("/messages/{i}");
-            if !m.is_object() {
-                return Err(shape(&p, "a message object with `role` and `content`"));
-            }
+        for msg in messages(body)? {
+            let (p, m) = msg?;
             match m.get("role") {
                 Some(Value::String(_)) => {}
                 _ => return Err(shape(&format!("{p}/role"), "a role string")),
@@ -608,17 +618,8 @@ impl Walker {
             }
             Some(_) => return Err(shape("/system", "a string or an array of text blocks")),
         }
-        let msgs = body
-            .get("messages")
-            .ok_or_else(|| shape("/messages", "an array of messages"))?;
-        for (i, m) in arr(msgs, "/messages", "an array of messages")?
-            .iter()
-            .enumerate()
-        {
-            let p = format!("/messages/{i}");
-            if !m.is_object() {
-                return Err(shape(&p, "a message object with `role` and `content`"));
-            }
+        for msg in messages(body)? {
+            let (p, m) = msg?;
             self.messages += 1;
             self.overhead += ANTHROPIC_PER_MESSAGE;
             self.anthropic_content(
