@@ -1,0 +1,343 @@
+//! The oracle for the scanner: its `Features` must be bit-identical to those of the scanner the calibration tables
+//! were fitted with, kept verbatim in `tests/reference_scan/`. Unlike `scan_equivalence` (piecewise == whole, for
+//! the same scanner), this compares two implementations, so a rewrite of the hot path that changes any count, for
+//! any input or any way of cutting it, fails here.
+//!
+//! Covered: every corpus sample (whole, as bytes and as `&str`, in uneven pieces of both kinds, features read
+//! mid-stream); every pair of characters from an alphabet of every class edge plus all 128 ASCII characters, in
+//! runs of 1 and of 4-5, cut at every byte; random mixes of every class (emoji with ZWJ and modifiers, combining
+//! marks, CRLF, controls) with and without invalid UTF-8, cut at every byte when short; ASCII-heavy strings over
+//! small alphabets (words, case splits, hex, base64, digit groups, whitespace runs); long runs of every character.
+
+mod reference_scan;
+mod scan_inputs;
+
+use llm_preflight::scan::{Features, Scanner};
+use scan_inputs::{cuts, random_input, Rng, ALPHABET, WORDS};
+
+/// Field-by-field equality with the reference's features.
+fn same(new: &Features, old: &reference_scan::Features) -> Result<(), String> {
+    let s = &new.signals;
+    let o = &old.signals;
+    let checks: [(&str, bool); 17] = [
+        ("v", new.v == old.v),
+        ("chars", new.chars == old.chars),
+        ("bytes", new.bytes == old.bytes),
+        ("class_chars", new.class_chars == old.class_chars),
+        ("braces", s.braces == o.braces),
+        ("brackets", s.brackets == o.brackets),
+        ("quotes", s.quotes == o.quotes),
+        ("colons", s.colons == o.colons),
+        ("commas", s.commas == o.commas),
+        ("semicolons", s.semicolons == o.semicolons),
+        ("angles", s.angles == o.angles),
+        ("equals", s.equals == o.equals),
+        ("parens", s.parens == o.parens),
+        ("backslashes", s.backslashes == o.backslashes),
+        ("lines", s.lines == o.lines),
+        ("indented_lines", s.indented_lines == o.indented_lines),
+        ("first_nonspace", s.first_nonspace == o.first_nonspace),
+    ];
+    for (name, ok) in checks {
+        if !ok {
+            let diff: Vec<(&str, u64, u64)> = (0..new.v.len())
+                .filter(|&i| new.v[i] != old.v[i])
+                .map(|i| (llm_preflight::scan::FEATURE_NAMES[i], new.v[i], old.v[i]))
+                .collect();
+            return Err(format!(
+                "{name} differs; v diffs (feature, new, reference): {diff:?}; class_chars new {:?} reference {:?}",
+                new.class_chars, old.class_chars
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The reference's features for `bytes`, fed whole.
+fn reference(bytes: &[u8]) -> (reference_scan::Features, bool) {
+    let mut o = reference_scan::Scanner::new();
+    o.feed_bytes(bytes);
+    (o.features(), o.saw_invalid_utf8())
+}
+
+/// Compares the new scanner with the reference on `bytes`: whole (bytes and `&str`), in uneven pieces of both
+/// kinds with features read mid-stream, and, when `every_split`, in two pieces cut at every byte.
+fn check(bytes: &[u8], seed: u64, every_split: bool) -> Result<(), String> {
+    let mut rng = Rng(seed | 1);
+    let (want, lossy) = reference(bytes);
+    let mut n = Scanner::new();
+    n.feed_bytes(bytes);
+    same(&n.features(), &want).map_err(|e| format!("whole bytes: {e}"))?;
+    if n.saw_invalid_utf8() != lossy {
+        return Err("saw_invalid_utf8 differs".into());
+    }
+    let text = std::str::from_utf8(bytes).ok();
+    if let Some(text) = text {
+        let mut n = Scanner::new();
+        n.feed(text);
+        same(&n.features(), &want).map_err(|e| format!("whole str: {e}"))?;
+        // Uneven `&str` pieces, features read mid-stream against the reference on the prefix.
+        let mut n = Scanner::new();
+        let c = cuts(text.len(), &mut rng);
+        let mut probes = 3;
+        for w in c.windows(2) {
+            let (mut a, mut b) = (w[0], w[1]);
+            while !text.is_char_boundary(a) {
+                a -= 1;
+            }
+            while !text.is_char_boundary(b) {
+                b -= 1;
+            }
+            if a >= b {
+                continue;
+            }
+            n.feed(&text[a..b]);
+            if probes > 0 && rng.below(c.len() / 3 + 1) == 0 {
+                probes -= 1;
+                let (w, _) = reference(&bytes[..b]);
+                same(&n.features(), &w).map_err(|e| format!("str mid at {b}: {e}"))?;
+            }
+        }
+        same(&n.features(), &want).map_err(|e| format!("str pieces: {e}"))?;
+    }
+    // Uneven byte pieces, with mid-stream probes.
+    let mut n = Scanner::new();
+    let c = cuts(bytes.len(), &mut rng);
+    let mut probes = 3;
+    for w in c.windows(2) {
+        n.feed_bytes(&bytes[w[0]..w[1]]);
+        if probes > 0 && rng.below(c.len() / 3 + 1) == 0 {
+            probes -= 1;
+            let (w, l) = reference(&bytes[..w[1]]);
+            same(&n.features(), &w).map_err(|e| format!("bytes mid: {e}"))?;
+            if n.saw_invalid_utf8() != l {
+                return Err("saw_invalid_utf8 differs mid-stream".into());
+            }
+        }
+    }
+    same(&n.features(), &want).map_err(|e| format!("byte pieces: {e}"))?;
+    // Byte and valid `&str` pieces interleaved.
+    let mut n = Scanner::new();
+    for w in cuts(bytes.len(), &mut rng).windows(2) {
+        let piece = &bytes[w[0]..w[1]];
+        match std::str::from_utf8(piece) {
+            Ok(s) if !s.is_empty() && rng.below(2) == 0 => n.feed(s),
+            _ => n.feed_bytes(piece),
+        }
+    }
+    same(&n.features(), &want).map_err(|e| format!("mixed pieces: {e}"))?;
+    if every_split {
+        for k in 0..=bytes.len() {
+            let mut n = Scanner::new();
+            n.feed_bytes(&bytes[..k]);
+            n.feed_bytes(&bytes[k..]);
+            same(&n.features(), &want).map_err(|e| format!("byte split at {k}: {e}"))?;
+            if let Some(text) = text.filter(|t| t.is_char_boundary(k)) {
+                let mut n = Scanner::new();
+                n.feed(&text[..k]);
+                n.feed(&text[k..]);
+                same(&n.features(), &want).map_err(|e| format!("str split at {k}: {e}"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn show(bytes: &[u8]) -> String {
+    format!("{:?}", String::from_utf8_lossy(bytes))
+}
+
+#[test]
+fn every_corpus_sample_matches_the_reference() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("corpus/") {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "txt") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 1000, "{} corpus files", files.len());
+    for (i, p) in files.iter().enumerate() {
+        let bytes = std::fs::read(p).unwrap();
+        if let Err(e) = check(&bytes, 0x5851_f42d_4c95_7f2d ^ i as u64, false) {
+            panic!("{}: {e}", p.display());
+        }
+        // Every 16th sample also one byte at a time.
+        if i % 16 == 0 {
+            let (want, _) = reference(&bytes);
+            let mut n = Scanner::new();
+            for b in &bytes {
+                n.feed_bytes(std::slice::from_ref(b));
+            }
+            same(&n.features(), &want)
+                .unwrap_or_else(|e| panic!("{} byte by byte: {e}", p.display()));
+        }
+    }
+}
+
+/// Every pair of characters from the alphabet and all of ASCII, in runs of 1 and of 4-5, cut at every byte.
+#[test]
+fn every_class_boundary_matches_the_reference() {
+    let mut chars: Vec<char> = ALPHABET.to_vec();
+    chars.extend((0u8..128).map(char::from));
+    chars.sort();
+    chars.dedup();
+    let mut rng = Rng(7);
+    for &a in &chars {
+        for &b in &chars {
+            let mut s = String::new();
+            s.push(a);
+            s.push(b);
+            s.push(a);
+            for _ in 0..4 {
+                s.push(a);
+            }
+            for _ in 0..5 {
+                s.push(b);
+            }
+            s.push(a);
+            s.push(b);
+            check(s.as_bytes(), rng.next(), true).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn random_mixes_match_the_reference() {
+    let mut rng = Rng(0xfeed_5eed_1234_5678);
+    for case in 0..6000 {
+        let len = match case % 4 {
+            0 => rng.below(16),
+            1 => rng.below(80),
+            2 => rng.below(400),
+            _ => rng.below(4000),
+        };
+        let input = random_input(&mut rng, len, case % 3 == 0);
+        let every = input.len() <= 160;
+        if let Err(e) = check(&input, rng.next(), every) {
+            panic!("case {case}, input {}: {e}", show(&input));
+        }
+    }
+}
+
+/// ASCII-heavy text over small alphabets, where the fast paths live: words with case splits, hex and base64
+/// strings, digit groups, punctuation and whitespace runs, CRLF, runs just under and over the repeat length.
+#[test]
+fn ascii_shapes_match_the_reference() {
+    const SETS: &[&[u8]] = &[
+        b"abcdefghijklmnopqrstuvwxyz ",
+        b"aaab ",
+        b"eeee",
+        b"abAB",
+        b"aA1",
+        b"abcdef0123456789",
+        b"ABCDEF0123456789",
+        b"abcdefABCDEF0123456789",
+        b"aZ09+/=",
+        b"xyzXYZ019+/= \n",
+        b"0123456789 ,.",
+        b"1 ",
+        b" \t\n\r",
+        b"  \n",
+        b"\r\n",
+        b"{}[]\":,;<>=()\\ a1",
+        b"\\nt",
+        b".-_=*#",
+        b"a.b-c_d",
+        b"\x00\x01\x1b\x7f a",
+        b"Hello World",
+        b"HTTPServer",
+        b"camelCaseWord",
+    ];
+    let mut rng = Rng(0xa5a5_5a5a_0f0f_f0f0);
+    for case in 0..8000 {
+        let set = SETS[case % SETS.len()];
+        let len = match case % 5 {
+            0 => rng.below(10),
+            1 => rng.below(40),
+            2 => rng.below(200),
+            3 => rng.below(1000),
+            _ => rng.below(5000),
+        };
+        let mut out = Vec::with_capacity(len + 16);
+        while out.len() < len {
+            let b = set[rng.below(set.len())];
+            let reps = match rng.below(12) {
+                0..=7 => 1,
+                8 => 2,
+                9 => 3,
+                10 => 4 + rng.below(2),
+                _ => 1 + rng.below(40),
+            };
+            out.extend(std::iter::repeat(b).take(reps));
+            if rng.below(30) == 0 {
+                out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
+            }
+        }
+        let every = out.len() <= 120;
+        if let Err(e) = check(&out, rng.next(), every) {
+            panic!("case {case}, input {}: {e}", show(&out));
+        }
+    }
+}
+
+#[test]
+fn long_runs_match_the_reference() {
+    let mut chars: Vec<char> = ALPHABET.to_vec();
+    chars.extend((0u8..128).map(char::from));
+    chars.sort();
+    chars.dedup();
+    let mut rng = Rng(99);
+    for &c in &chars {
+        for n in [3, 4, 5, 8, 9, 12, 13, 15, 16, 17, 33, 300, 5000] {
+            let mut s = String::from("xY");
+            for _ in 0..n {
+                s.push(c);
+            }
+            s.push_str("ab1");
+            for _ in 0..n {
+                s.push(c);
+            }
+            for _ in 0..n {
+                s.push('e');
+            }
+            check(s.as_bytes(), rng.next(), n <= 17).unwrap_or_else(|e| panic!("{c:?} x{n}: {e}"));
+        }
+    }
+}
+
+/// Invalid UTF-8 between every kind of character, fed through `feed_bytes` cut at every byte.
+#[test]
+fn invalid_bytes_at_every_split_match_the_reference() {
+    let mut rng = Rng(0x1bad_b002);
+    let bad: &[&[u8]] = &[
+        b"\xff",
+        b"\x80",
+        b"\xc3",
+        b"\xe4\xb8",
+        b"\xe0\x80",
+        b"\xed\xa0\x80",
+        b"\xf4\x90",
+        b"\xf0\x9f\x98",
+        b"\xf0\x9f\x98\xc3",
+        b"\xfe\xfe\xfe\xfe\xfe",
+    ];
+    for &x in bad {
+        for _ in 0..150 {
+            let mut input = random_input(&mut rng, 12, false);
+            input.extend_from_slice(x);
+            let invalid = rng.below(2) == 0;
+            input.extend_from_slice(&random_input(&mut rng, 12, invalid));
+            input.extend_from_slice(x);
+            check(&input, rng.next(), true)
+                .unwrap_or_else(|e| panic!("input {}: {e}", show(&input)));
+        }
+    }
+}
