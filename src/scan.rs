@@ -568,14 +568,42 @@ const O_WS: u8 = 4;
 const O_NL: u8 = 5;
 
 /// The streaming scanner. Feed it text in any number of pieces, then read [`Scanner::features`].
+///
+/// # How a piece is scanned
+///
+/// The counts are defined on the whole text cut into maximal runs of one character: a run of [`REPEAT_MIN`] or
+/// more copies of a character that tokenizers merge (letters, ASCII punctuation and controls, non-ASCII symbols) is
+/// priced as one repeat; every other character goes one at a time through the pre-token state machine (`open`,
+/// `open_len`, the word's script and case state, the alphanumeric-string tracker).
+///
+/// A piece is scanned in three stages:
+///
+/// 1. **Byte histogram.** Every byte of the piece bumps `hist[byte]`. Everything that is counted once per ASCII
+///    character (letter frequencies, Latin letters and capitals, digits, punctuation and the JSON/code signals,
+///    whitespace, newlines, tabs, controls, and the characters themselves) is read off this histogram when
+///    [`Scanner::features`] folds it; ASCII characters inside a repeat are taken back out of it. So the state
+///    machine below only tracks structure.
+/// 2. **Pending runs.** A run left open by the previous piece is continued first. The piece's own final run is set
+///    aside as the new pending run (the next piece may continue it), so every run inside the rest is complete and
+///    the loops may look one byte past any character they handle.
+/// 3. **Stretches.** The rest is walked by class of the first byte (a 256-entry table): a stretch of ASCII letters,
+///    digits, punctuation, spaces and tabs, newlines, other whitespace or controls is handled by a tight loop over
+///    the bytes, updating the state once per stretch where the state machine allows it (a lowercase letter after a
+///    lowercase letter in the same word only lengthens the word; a digit after a digit only lengthens the group;
+///    a space after a space only lengthens the run). Runs of one byte are checked for [`REPEAT_MIN`] only where the
+///    next byte equals the current one. Non-ASCII characters are decoded and classified one run at a time, with a
+///    bulk path for words of other scripts.
 #[derive(Debug, Clone)]
 pub struct Scanner {
     v: [u64; NF],
+    /// Non-ASCII characters, and ASCII characters in repeats (the other ASCII characters are in `hist`).
     chars: u64,
     bytes: u64,
     class_chars: [u64; Class::COUNT],
     sig: [u64; 10],
-    lines: u64,
+    /// Every byte fed through the state machine, by value, less the ASCII characters priced as repeats. Only the
+    /// ASCII half is read.
+    hist: [u64; 256],
     indented_lines: u64,
     first_nonspace: Option<char>,
     // The open pre-token: its kind and length, and for words the script and case state.
@@ -606,6 +634,35 @@ impl Default for Scanner {
     }
 }
 
+/// Byte classes for the stretch dispatch: the `A_*` classes for ASCII, `A_NONASCII` for any byte of a multi-byte
+/// sequence.
+const A_NONASCII: u8 = 9;
+const BYTE_CLASS: [u8; 256] = {
+    let mut t = [A_NONASCII; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = ASCII[i];
+        i += 1;
+    }
+    t
+};
+
+/// True for an ASCII letter that is not a hex digit.
+const fn non_hex_letter(b: u8) -> bool {
+    matches!(b, b'g'..=b'z' | b'G'..=b'Z')
+}
+
+/// Where the run of `bytes[j]` that starts at `j` ends (exclusive), not looking at or past `k`.
+#[inline]
+fn run_end(bytes: &[u8], j: usize, k: usize) -> usize {
+    let b = bytes[j];
+    let mut e = j + 1;
+    while e < k && bytes[e] == b {
+        e += 1;
+    }
+    e
+}
+
 impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
@@ -615,7 +672,7 @@ impl Scanner {
             bytes: 0,
             class_chars: [0; Class::COUNT],
             sig: [0; 10],
-            lines: 0,
+            hist: [0; 256],
             indented_lines: 0,
             first_nonspace: None,
             open: O_NONE,
@@ -644,144 +701,229 @@ impl Scanner {
         self.feed_chars(text);
     }
 
-    /// The run-length stage: consecutive copies of one character are handed on together. A run that reaches the
-    /// end of the piece stays pending, since the next piece may continue it.
-    #[inline]
+    /// Stages 1-3 of the type's documentation on one valid piece.
     fn feed_chars(&mut self, text: &str) {
         let bytes = text.as_bytes();
-        let mut i = 0;
         let n = bytes.len();
-        // Continue a run left pending by the previous piece.
+        if n == 0 {
+            return;
+        }
+        // Stage 1: the histogram.
+        for &b in bytes {
+            self.hist[b as usize] += 1;
+        }
+        // Stage 2: continue the pending run.
+        let mut i = 0;
         if self.run_len > 0 {
-            let rc = self.run_char;
-            let mut it = text.char_indices();
-            for (at, c) in it.by_ref() {
-                if c != rc {
-                    i = at;
-                    break;
-                }
+            let mut buf = [0; 4];
+            let rc = self.run_char.encode_utf8(&mut buf).as_bytes();
+            while bytes[i..].starts_with(rc) {
                 self.run_len += 1;
-                i = at + c.len_utf8();
+                i += rc.len();
             }
-            if i >= n {
+            if i == n {
                 return;
             }
             self.end_run();
         }
-        while i < n {
+        // The piece's final run becomes the pending run: `k` is where it starts. Everything before `k` ends with a
+        // character other than the one at `k`.
+        let mut last = n - 1;
+        while !text.is_char_boundary(last) {
+            last -= 1;
+        }
+        let width = n - last;
+        let mut k = last;
+        while k >= i + width && bytes[k - width..k] == bytes[last..] {
+            k -= width;
+        }
+        let pending = text[last..].chars().next().unwrap_or('\u{fffd}');
+        let pending_len = ((n - k) / width) as u32;
+        // Stage 3: the stretches before `k`. Reading `bytes[j + 1]` for `j < k` is in bounds since `k < n`.
+        let region = &text[..k];
+        while i < k {
             let b = bytes[i];
-            if b < 0x80 {
-                let cls = ASCII[b as usize];
-                if cls == A_LOWER {
-                    i = self.lowercase_stretch(bytes, i);
-                    continue;
+            i = match BYTE_CLASS[b as usize] {
+                A_LOWER | A_UPPER => self.letters(bytes, i, k),
+                A_DIGIT => self.digits(bytes, i, k),
+                A_PUNCT | A_CTRL => self.puncts(bytes, i, k),
+                A_SPACE | A_TAB => {
+                    let mut e = i + 1;
+                    while e < k && matches!(bytes[e], b' ' | b'\t') {
+                        e += 1;
+                    }
+                    self.space();
+                    self.open_len += (e - i - 1) as u32;
+                    e
                 }
-                // Lookahead run-length: most characters are not repeated.
-                let mut j = i + 1;
-                while j < n && bytes[j] == b {
-                    j += 1;
+                A_NL => {
+                    let mut e = i + 1;
+                    while e < k && bytes[e] == b'\n' {
+                        e += 1;
+                    }
+                    self.newline();
+                    e
                 }
-                let run = (j - i) as u32;
-                if j == n {
-                    self.run_char = b as char;
-                    self.run_len = run;
-                    return;
+                A_OTHERWS => {
+                    let mut e = i + 1;
+                    while e < k && matches!(bytes[e], b'\r' | 0x0b | 0x0c) {
+                        e += 1;
+                    }
+                    self.end_alnum();
+                    self.close_open();
+                    e
                 }
-                self.chars += run as u64;
-                self.ascii_run(b, cls, run);
-                i = j;
+                _ => self.non_ascii(region, i),
+            };
+        }
+        self.run_char = pending;
+        self.run_len = pending_len;
+    }
+
+    /// A stretch of ASCII letters from `i` (before `k`); returns where it ends. A run of [`REPEAT_MIN`] copies of
+    /// one letter ends it as a repeat.
+    #[inline]
+    fn letters(&mut self, bytes: &[u8], mut j: usize, k: usize) -> usize {
+        self.seen_nonspace(bytes[j] as char);
+        loop {
+            let b = bytes[j];
+            if bytes[j + 1] == b {
+                let e = run_end(bytes, j, k);
+                let r = (e - j) as u32;
+                if r >= REPEAT_MIN {
+                    self.ascii_repeat(b, r);
+                    return e;
+                }
+                for _ in 0..r {
+                    self.ascii_letter(b);
+                }
+                j = e;
             } else {
-                let c = text[i..].chars().next().unwrap_or('\u{fffd}');
-                let mut j = i + c.len_utf8();
-                let mut run = 1;
-                let mut next = text[j..].chars().next();
-                while next == Some(c) {
-                    j += c.len_utf8();
-                    run += 1;
-                    next = text[j..].chars().next();
+                self.ascii_letter(b);
+                j += 1;
+                if b >= b'a' {
+                    // Lowercase letters after a lowercase letter, none starting a run: they only lengthen the
+                    // word and the alphanumeric string.
+                    let start = j;
+                    while j < k {
+                        let c = bytes[j];
+                        if !c.is_ascii_lowercase() || bytes[j + 1] == c {
+                            break;
+                        }
+                        j += 1;
+                    }
+                    if j > start {
+                        self.lowercase_bulk(&bytes[start..j]);
+                    }
                 }
-                if j == n {
-                    self.run_char = c;
-                    self.run_len = run;
-                    return;
-                }
-                self.chars += run as u64;
-                self.unicode_run(c, run);
-                i = j;
-                if self.open == O_WORD && self.word_script != Script::Latin {
-                    i = self.script_stretch(text, i);
-                }
+            }
+            if j >= k || !bytes[j].is_ascii_alphabetic() {
+                return j;
             }
         }
     }
 
-    /// Fast path for the commonest bytes: a stretch of lowercase ASCII letters starting at `i` (nothing pending).
-    /// A run of `REPEAT_MIN` or more copies of one letter ends the stretch and goes through the run-length stage;
-    /// a run reaching the end of the piece stays pending. Same counts as stepping one character at a time.
-    /// Returns where the caller continues.
+    /// Lowercase ASCII letters, each following a lowercase letter of the open Latin word: what stepping each one
+    /// through [`Scanner::ascii_letter`] would do (the case state is already "lowercase, no capitals").
     #[inline]
-    fn lowercase_stretch(&mut self, bytes: &[u8], i: usize) -> usize {
-        let n = bytes.len();
-        let mut j = i + 1;
-        let mut last_run_start = i;
-        while j < n {
+    fn lowercase_bulk(&mut self, s: &[u8]) {
+        let m = s.len() as u32;
+        let old = self.open_len;
+        let new = old + m;
+        self.v[f::LATIN_LONG] += new.saturating_sub(old.max(LONG_WORD)) as u64;
+        self.v[f::LATIN_LONG2] += new.saturating_sub(old.max(LONG_WORD2)) as u64;
+        self.open_len = new;
+        self.an_len += m;
+        if self.an_flags & AN_NONHEX == 0 && s.iter().any(|&b| b > b'f') {
+            self.an_flags |= AN_NONHEX;
+        }
+    }
+
+    /// One ASCII letter through the word and alphanumeric-string state (`seen_nonspace` is the caller's).
+    #[inline]
+    fn ascii_letter(&mut self, b: u8) {
+        let upper = b < b'a';
+        self.alnum(
+            if upper { AN_UPPER } else { AN_LOWER } | if non_hex_letter(b) { AN_NONHEX } else { 0 },
+        );
+        self.letter(Script::Latin, upper);
+    }
+
+    /// A stretch of ASCII digits from `i` (before `k`). Digits never repeat, so the stretch is all of them.
+    #[inline]
+    fn digits(&mut self, bytes: &[u8], i: usize, k: usize) -> usize {
+        let mut e = i + 1;
+        while e < k && bytes[e].is_ascii_digit() {
+            e += 1;
+        }
+        let m = (e - i) as u32;
+        self.seen_nonspace(bytes[i] as char);
+        self.alnum(AN_DIGIT);
+        self.an_len += m - 1;
+        self.digit_run(m);
+        e
+    }
+
+    /// `m` digits continue or open a digit group: every third digit of a run starts a new group of three.
+    #[inline]
+    fn digit_run(&mut self, m: u32) {
+        if self.open != O_DIGITS {
+            self.close_open();
+            self.v[f::DIGIT_RUNS] += 1;
+            self.open = O_DIGITS;
+            self.open_len = 0;
+        }
+        let old = self.open_len;
+        let new = old + m;
+        // Lengths L in (old, new] with L % 3 == 1.
+        self.v[f::DIGIT_GROUPS3] += (new.div_ceil(3) - old.div_ceil(3)) as u64;
+        self.open_len = new;
+    }
+
+    /// A stretch of ASCII punctuation or controls from `i` (before `k`): same class as its first byte. A run of
+    /// [`REPEAT_MIN`] copies of one byte ends it as a repeat.
+    #[inline]
+    fn puncts(&mut self, bytes: &[u8], mut j: usize, k: usize) -> usize {
+        let cls = ASCII[bytes[j] as usize];
+        loop {
             let b = bytes[j];
-            if !b.is_ascii_lowercase() {
-                break;
+            let e = if bytes[j + 1] == b {
+                run_end(bytes, j, k)
+            } else {
+                j + 1
+            };
+            let r = (e - j) as u32;
+            if r >= REPEAT_MIN {
+                self.ascii_repeat(b, r);
+                return e;
             }
-            if b != bytes[j - 1] {
-                last_run_start = j;
-            } else if j + 1 - last_run_start >= REPEAT_MIN as usize {
-                break;
+            for _ in 0..r {
+                self.step_ascii(b, cls);
             }
-            j += 1;
-        }
-        // Price [i, end): everything when the stretch stops inside the piece (its final run is then complete,
-        // unless it stopped at a long run), else all but the final run, which stays pending.
-        let end = if j < n && bytes[j] != bytes[j - 1] {
-            j
-        } else {
-            last_run_start
-        };
-        if end > i {
-            self.chars += 1;
-            self.step_ascii(bytes[i], A_LOWER);
-            let m = (end - i - 1) as u64;
-            if m > 0 {
-                // The rest continue the Latin word just opened or extended, all lowercase after lowercase.
-                self.chars += m;
-                self.class_chars[Class::Letters as usize] += m;
-                self.v[f::LATIN_CHARS] += m;
-                let old = self.open_len as u64;
-                let new = old + m;
-                self.v[f::LATIN_LONG] += new.saturating_sub(old.max(LONG_WORD as u64));
-                self.v[f::LATIN_LONG2] += new.saturating_sub(old.max(LONG_WORD2 as u64));
-                self.open_len = new as u32;
-                self.an_len += m as u32;
-                for &b in &bytes[i + 1..end] {
-                    self.v[f::LETTER_A + (b - b'a') as usize] += 1;
-                }
-                let nonhex = bytes[i + 1..end].iter().any(|b| !b.is_ascii_hexdigit());
-                self.an_flags |= AN_LOWER | if nonhex { AN_NONHEX } else { 0 };
+            j = e;
+            if j >= k || BYTE_CLASS[bytes[j] as usize] != cls {
+                return j;
             }
         }
-        if end == j {
-            return j;
+    }
+
+    /// A run of one non-ASCII character at `i` in `region` (everything before the pending run), then, inside a
+    /// word of another script, the bulk path for the rest of the word.
+    fn non_ascii(&mut self, region: &str, i: usize) -> usize {
+        let c = region[i..].chars().next().unwrap_or('\u{fffd}');
+        let w = c.len_utf8();
+        let mut j = i + w;
+        let mut run = 1;
+        while region[j..].starts_with(c) {
+            j += w;
+            run += 1;
         }
-        // The final run of one letter: hand it to the run-length stage, pending if it reaches the end.
-        let mut k = end;
-        while k < n && bytes[k] == bytes[end] {
-            k += 1;
+        self.chars += run as u64;
+        self.unicode_run(c, run);
+        if self.open == O_WORD && self.word_script != Script::Latin {
+            j = self.script_stretch(region, j);
         }
-        let run = (k - end) as u32;
-        if k == n {
-            self.run_char = bytes[end] as char;
-            self.run_len = run;
-        } else {
-            self.chars += run as u64;
-            self.ascii_run(bytes[end], A_LOWER, run);
-        }
-        k
+        j
     }
 
     /// Fast path for words in other scripts (Cyrillic, Arabic, Devanagari, Han, Hangul, ...): while the next
@@ -812,8 +954,8 @@ impl Scanner {
             if !same {
                 break;
             }
-            // Stop one short of a possible run: the run-length stage decides about repeats. The piece's last
-            // character is left to it too, since the next piece may continue its run.
+            // Stop one short of a possible run: the run-length stage decides about repeats. The region's last
+            // character is left to it too.
             match iter.clone().next() {
                 Some(d) if d != c => {}
                 _ => break,
@@ -930,6 +1072,52 @@ impl Scanner {
         s.end_run();
         s.close_open();
         s.end_alnum();
+        // Fold the histogram: the per-character counts of ASCII characters outside repeats.
+        for (b, &h) in s.hist[..128].iter().enumerate() {
+            if h == 0 {
+                continue;
+            }
+            s.chars += h;
+            let class = match ASCII[b] {
+                A_LOWER | A_UPPER => {
+                    s.v[f::LETTER_A + (b as u8).to_ascii_lowercase() as usize - b'a' as usize] += h;
+                    s.v[f::LATIN_CHARS] += h;
+                    if ASCII[b] == A_UPPER {
+                        s.v[f::LATIN_UPPER] += h;
+                    }
+                    Class::Letters
+                }
+                A_DIGIT => {
+                    s.v[f::DIGITS] += h;
+                    Class::Digits
+                }
+                A_PUNCT => {
+                    s.v[f::PUNCT] += h;
+                    if SIG[b] != NO_SIG {
+                        s.sig[SIG[b] as usize] += h;
+                    }
+                    Class::Punctuation
+                }
+                A_SPACE => Class::Whitespace,
+                A_TAB => {
+                    s.v[f::TABS] += h;
+                    Class::Whitespace
+                }
+                A_NL => {
+                    s.v[f::NL_CHARS] += h;
+                    Class::Whitespace
+                }
+                A_OTHERWS => {
+                    s.v[f::OTHER_WS] += h;
+                    Class::Whitespace
+                }
+                _ => {
+                    s.v[f::CONTROL] += h;
+                    Class::Control
+                }
+            };
+            s.class_chars[class as usize] += h;
+        }
         if s.chars > 0 {
             s.v[f::BIAS] = 1;
         }
@@ -949,7 +1137,7 @@ impl Scanner {
                 equals: s.sig[7],
                 parens: s.sig[8],
                 backslashes: s.sig[9],
-                lines: s.lines,
+                lines: s.hist[b'\n' as usize],
                 indented_lines: s.indented_lines,
                 first_nonspace: s.first_nonspace,
             },
@@ -965,36 +1153,35 @@ impl Scanner {
         }
         self.run_len = 0;
         let c = self.run_char;
-        self.chars += n as u64;
         let u = c as u32;
         if u < 128 {
             self.ascii_run(u as u8, ASCII[u as usize], n);
         } else {
+            self.chars += n as u64;
             self.unicode_run(c, n);
         }
     }
 
-    /// `n` copies of one ASCII character (`chars` already counted).
-    #[inline]
+    /// `n` copies of one ASCII character (already in `hist`).
     fn ascii_run(&mut self, b: u8, cls: u8, n: u32) {
-        if n == 1 {
-            self.step_ascii(b, cls);
-        } else if n >= REPEAT_MIN && !matches!(cls, A_SPACE | A_TAB | A_NL | A_OTHERWS | A_DIGIT) {
-            self.repeat(b as char, n);
+        if n >= REPEAT_MIN && !matches!(cls, A_SPACE | A_TAB | A_NL | A_OTHERWS | A_DIGIT) {
+            self.ascii_repeat(b, n);
         } else if cls == A_SPACE || cls == A_TAB {
             // The first opens or extends a whitespace run, the rest extend it.
-            self.step_ascii(b, cls);
-            let m = (n - 1) as u64;
-            self.class_chars[Class::Whitespace as usize] += m;
-            if cls == A_TAB {
-                self.v[f::TABS] += m;
-            }
+            self.space();
             self.open_len += n - 1;
         } else {
             for _ in 0..n {
                 self.step_ascii(b, cls);
             }
         }
+    }
+
+    /// `n` copies of one ASCII character priced as a repeat: they leave the histogram for the repeat counts.
+    fn ascii_repeat(&mut self, b: u8, n: u32) {
+        self.hist[b as usize] -= n as u64;
+        self.chars += n as u64;
+        self.repeat(b as char, n);
     }
 
     /// `n` copies of one non-ASCII character (`chars` already counted).
@@ -1054,49 +1241,32 @@ impl Scanner {
         }
     }
 
-    /// One ASCII character (its byte and `ASCII` class) through the pre-token state machine.
+    /// One ASCII character (its byte and `ASCII` class) through the pre-token state machine. Its per-character
+    /// counts are in `hist`.
     #[inline]
     fn step_ascii(&mut self, b: u8, cls: u8) {
         match cls {
             A_LOWER | A_UPPER => {
                 self.seen_nonspace(b as char);
-                let upper = cls == A_UPPER;
-                self.v[f::LETTER_A + (b.to_ascii_lowercase() - b'a') as usize] += 1;
-                self.class_chars[Class::Letters as usize] += 1;
-                self.v[f::LATIN_CHARS] += 1;
-                if upper {
-                    self.v[f::LATIN_UPPER] += 1;
-                }
-                self.alnum(
-                    if upper { AN_UPPER } else { AN_LOWER }
-                        | if b.is_ascii_hexdigit() { 0 } else { AN_NONHEX },
-                );
-                self.letter(Script::Latin, upper);
+                self.ascii_letter(b);
             }
             A_DIGIT => {
                 self.seen_nonspace(b as char);
-                self.digit();
+                self.alnum(AN_DIGIT);
+                self.digit_run(1);
             }
             A_PUNCT => {
                 self.seen_nonspace(b as char);
-                let s = SIG[b as usize];
-                if s != NO_SIG {
-                    self.sig[s as usize] += 1;
-                }
                 self.punct(b);
             }
-            A_SPACE | A_TAB => {
-                if cls == A_TAB {
-                    self.v[f::TABS] += 1;
-                }
-                self.space();
-            }
+            A_SPACE | A_TAB => self.space(),
             A_NL => self.newline(),
-            A_OTHERWS => self.other_ws(),
+            A_OTHERWS => {
+                self.end_alnum();
+                self.close_open();
+            }
             _ => {
                 self.seen_nonspace(b as char);
-                self.class_chars[Class::Control as usize] += 1;
-                self.v[f::CONTROL] += 1;
                 self.end_alnum();
                 self.close_open();
             }
@@ -1136,12 +1306,22 @@ impl Scanner {
                     self.v[f::SYM2] += 1;
                 }
             }
-            Kind::Digit => self.digit(),
+            Kind::Digit => {
+                self.class_chars[Class::Digits as usize] += 1;
+                self.v[f::DIGITS] += 1;
+                self.alnum(AN_DIGIT);
+                self.digit_run(1);
+            }
             Kind::Control => {
                 self.class_chars[Class::Control as usize] += 1;
                 self.v[f::CONTROL] += 1;
             }
-            Kind::OtherWs => self.other_ws(),
+            Kind::OtherWs => {
+                self.class_chars[Class::Whitespace as usize] += 1;
+                self.v[f::OTHER_WS] += 1;
+                self.end_alnum();
+                self.close_open();
+            }
             Kind::CjkPunct => {
                 self.class_chars[Class::Cjk as usize] += 1;
                 self.v[f::CJK_PUNCT] += 1;
@@ -1221,29 +1401,9 @@ impl Scanner {
         }
     }
 
-    #[inline]
-    fn digit(&mut self) {
-        self.class_chars[Class::Digits as usize] += 1;
-        self.v[f::DIGITS] += 1;
-        self.alnum(AN_DIGIT);
-        if self.open == O_DIGITS {
-            self.open_len += 1;
-            if self.open_len % 3 == 1 {
-                self.v[f::DIGIT_GROUPS3] += 1;
-            }
-        } else {
-            self.close_open();
-            self.v[f::DIGIT_RUNS] += 1;
-            self.v[f::DIGIT_GROUPS3] += 1;
-            self.open = O_DIGITS;
-            self.open_len = 1;
-        }
-    }
-
+    /// One ASCII punctuation character (`seen_nonspace` is the caller's).
     #[inline]
     fn punct(&mut self, b: u8) {
-        self.class_chars[Class::Punctuation as usize] += 1;
-        self.v[f::PUNCT] += 1;
         self.last_punct = b;
         // `+` and `/` belong to base64 strings.
         if b != b'+' && b != b'/' {
@@ -1259,13 +1419,13 @@ impl Scanner {
         }
     }
 
+    /// A space or tab.
     #[inline]
     fn space(&mut self) {
         if self.at_line_start {
             self.indented_lines += 1;
             self.at_line_start = false;
         }
-        self.class_chars[Class::Whitespace as usize] += 1;
         self.end_alnum();
         if self.open == O_WS {
             self.open_len += 1;
@@ -1276,25 +1436,16 @@ impl Scanner {
         }
     }
 
+    /// A newline (any number of them in a row do the same).
     #[inline]
     fn newline(&mut self) {
-        self.lines += 1;
         self.at_line_start = true;
-        self.class_chars[Class::Whitespace as usize] += 1;
-        self.v[f::NL_CHARS] += 1;
         self.end_alnum();
         if self.open != O_NL {
             self.close_open();
             self.v[f::NL_RUNS] += 1;
             self.open = O_NL;
         }
-    }
-
-    fn other_ws(&mut self) {
-        self.class_chars[Class::Whitespace as usize] += 1;
-        self.v[f::OTHER_WS] += 1;
-        self.end_alnum();
-        self.close_open();
     }
 
     /// Closes the open pre-token, pricing what only its end reveals.
