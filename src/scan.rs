@@ -663,6 +663,78 @@ fn run_end(bytes: &[u8], j: usize, k: usize) -> usize {
     e
 }
 
+/// Eight bytes at a time (SWAR on `u64`, portable to every target): byte `i` of a word is `bytes[j + i]`.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const HIGH: u64 = !LOW7;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The eight bytes at `j` as a little-endian word.
+#[inline(always)]
+fn load8(bytes: &[u8], j: usize) -> u64 {
+    let mut a = [0; 8];
+    a.copy_from_slice(&bytes[j..j + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// The high bit of each byte of `w` that is zero, and no other bit.
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    !(((w & LOW7) + LOW7) | w | LOW7)
+}
+
+/// The high bit of each byte of `w` that is an ASCII lowercase letter, and no other bit. Adding to the low seven
+/// bits never carries into the next byte.
+#[inline(always)]
+fn lowercase_bytes(w: u64) -> u64 {
+    let a = w & LOW7;
+    let at_least_a = a + ONES * (0x80 - b'a' as u64);
+    let past_z = a + ONES * (0x80 - b'z' as u64 - 1);
+    at_least_a & !past_z & !w & HIGH
+}
+
+/// From `j` (before `k`), the first position that is not a lowercase letter, or where a run of one letter starts
+/// (the next byte is the same), or `k`.
+#[inline(always)]
+fn lowercase_end(bytes: &[u8], mut j: usize, k: usize) -> usize {
+    // Both words are in bounds: j + 8 <= k < bytes.len().
+    while j + 8 <= k {
+        let w = load8(bytes, j);
+        let stop = (!lowercase_bytes(w) & HIGH) | zero_bytes(w ^ load8(bytes, j + 1));
+        if stop != 0 {
+            return j + (stop.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < k {
+        let c = bytes[j];
+        if !c.is_ascii_lowercase() || bytes[j + 1] == c {
+            break;
+        }
+        j += 1;
+    }
+    j
+}
+
+/// From `e` (before `k`), the first position that is not a space or tab, or `k`.
+#[inline(always)]
+fn blanks_end(bytes: &[u8], mut e: usize, k: usize) -> usize {
+    loop {
+        while e + 8 <= k {
+            let other = !zero_bytes(load8(bytes, e) ^ (ONES * b' ' as u64)) & HIGH;
+            if other != 0 {
+                e += (other.trailing_zeros() / 8) as usize;
+                break;
+            }
+            e += 8;
+        }
+        if e < k && matches!(bytes[e], b' ' | b'\t') {
+            e += 1;
+        } else {
+            return e;
+        }
+    }
+}
+
 impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
@@ -748,10 +820,7 @@ impl Scanner {
                 A_DIGIT => self.digits(bytes, i, k),
                 A_PUNCT | A_CTRL => self.puncts(bytes, i, k),
                 A_SPACE | A_TAB => {
-                    let mut e = i + 1;
-                    while e < k && matches!(bytes[e], b' ' | b'\t') {
-                        e += 1;
-                    }
+                    let e = blanks_end(bytes, i + 1, k);
                     self.space();
                     self.open_len += (e - i - 1) as u32;
                     e
@@ -805,20 +874,51 @@ impl Scanner {
                     // Lowercase letters after a lowercase letter, none starting a run: they only lengthen the
                     // word and the alphanumeric string.
                     let start = j;
-                    while j < k {
-                        let c = bytes[j];
-                        if !c.is_ascii_lowercase() || bytes[j + 1] == c {
-                            break;
-                        }
-                        j += 1;
-                    }
+                    j = lowercase_end(bytes, j, k);
                     if j > start {
                         self.lowercase_bulk(&bytes[start..j]);
                     }
                 }
             }
-            if j >= k || !bytes[j].is_ascii_alphabetic() {
-                return j;
+            // What follows the letters.
+            loop {
+                if j >= k {
+                    return j;
+                }
+                let c = bytes[j];
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+                // The commonest way on: one space, then a letter that does not start a run. The space opens and
+                // the letter closes a one-space run; the word just ended is a Latin word, so `at_line_start` is
+                // already false and `close_open` has nothing to price for it.
+                if c != b' ' || j + 1 >= k {
+                    return j;
+                }
+                let d = bytes[j + 1];
+                if !d.is_ascii_alphabetic() || bytes[j + 2] == d {
+                    return j;
+                }
+                self.end_alnum();
+                self.v[f::SPACES_SINGLE] += 1;
+                self.v[f::LATIN_RUNS] += 1;
+                let upper = d < b'a';
+                self.open = O_WORD;
+                self.open_len = 1;
+                self.word_script = Script::Latin;
+                self.last_upper = upper;
+                self.caps = upper as u32;
+                self.an_len = 1;
+                self.an_prev = if upper { AN_UPPER } else { AN_LOWER };
+                self.an_flags = self.an_prev | if non_hex_letter(d) { AN_NONHEX } else { 0 };
+                j += 2;
+                if !upper {
+                    let start = j;
+                    j = lowercase_end(bytes, j, k);
+                    if j > start {
+                        self.lowercase_bulk(&bytes[start..j]);
+                    }
+                }
             }
         }
     }
@@ -846,7 +946,11 @@ impl Scanner {
         self.alnum(
             if upper { AN_UPPER } else { AN_LOWER } | if non_hex_letter(b) { AN_NONHEX } else { 0 },
         );
-        self.letter(Script::Latin, upper);
+        if self.open == O_WORD && self.word_script == Script::Latin {
+            self.letter_continues(Script::Latin, upper);
+        } else {
+            self.word_opens(Script::Latin, upper);
+        }
     }
 
     /// A stretch of ASCII digits from `i` (before `k`). Digits never repeat, so the stretch is all of them.
@@ -1355,6 +1459,16 @@ impl Scanner {
     #[inline]
     fn letter(&mut self, script: Script, upper: bool) {
         if self.open == O_WORD && self.word_script == script {
+            self.letter_continues(script, upper);
+        } else {
+            self.word_opens(script, upper);
+        }
+    }
+
+    /// A letter of `script` continues the open word of that script.
+    #[inline(always)]
+    fn letter_continues(&mut self, script: Script, upper: bool) {
+        {
             self.open_len += 1;
             let len = self.open_len;
             if script == Script::Latin {
@@ -1384,7 +1498,13 @@ impl Scanner {
                 self.v[f::NONLATIN_LONG] += 1;
             }
             self.last_upper = upper;
-        } else {
+        }
+    }
+
+    /// A letter of `script` opens a word.
+    #[inline(always)]
+    fn word_opens(&mut self, script: Script, upper: bool) {
+        {
             if self.open == O_PUNCT && self.open_len == 1 {
                 self.v[f::WORD_AFTER_PUNCT] += 1;
                 if self.last_punct == b'\\' {
@@ -1489,7 +1609,14 @@ impl Scanner {
         let digits = fl & AN_DIGIT != 0;
         let upper = fl & AN_UPPER != 0;
         let lower = fl & AN_LOWER != 0;
-        if n >= HEX_MIN && digits && (upper || lower) && fl & AN_NONHEX == 0 && !(upper && lower) {
+        // Every string priced below has at least 4 characters and digits or both cases: most words have neither.
+        if n < 4 || !(digits || upper && lower) {
+        } else if n >= HEX_MIN
+            && digits
+            && (upper || lower)
+            && fl & AN_NONHEX == 0
+            && !(upper && lower)
+        {
             self.v[f::HEX_CHARS] += n as u64;
         } else if n >= B64_MIN && digits && upper && lower && self.an_trans * 4 >= n {
             self.v[f::B64_CHARS] += n as u64;
