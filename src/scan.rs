@@ -818,7 +818,8 @@ impl Scanner {
             i = match BYTE_CLASS[b as usize] {
                 A_LOWER | A_UPPER => self.letters(bytes, i, k),
                 A_DIGIT => self.digits(bytes, i, k),
-                A_PUNCT | A_CTRL => self.puncts(bytes, i, k),
+                A_PUNCT => self.puncts(bytes, i, k),
+                A_CTRL => self.controls(bytes, i, k),
                 A_SPACE | A_TAB => {
                     let e = blanks_end(bytes, i + 1, k);
                     self.space();
@@ -940,7 +941,7 @@ impl Scanner {
     }
 
     /// One ASCII letter through the word and alphanumeric-string state (`seen_nonspace` is the caller's).
-    #[inline]
+    #[inline(always)]
     fn ascii_letter(&mut self, b: u8) {
         let upper = b < b'a';
         self.alnum(
@@ -984,10 +985,52 @@ impl Scanner {
         self.open_len = new;
     }
 
-    /// A stretch of ASCII punctuation or controls from `i` (before `k`): same class as its first byte. A run of
-    /// [`REPEAT_MIN`] copies of one byte ends it as a repeat.
+    /// A stretch of ASCII punctuation from `i` (before `k`), up to a run of [`REPEAT_MIN`] copies of one byte,
+    /// which ends it as a repeat. No letter or digit comes between, so the alphanumeric string ends once if any
+    /// character of the stretch ends it, and the characters only lengthen one punctuation run.
     #[inline]
-    fn puncts(&mut self, bytes: &[u8], mut j: usize, k: usize) -> usize {
+    fn puncts(&mut self, bytes: &[u8], i: usize, k: usize) -> usize {
+        let mut j = i;
+        let mut ends_alnum = false;
+        let mut repeat_end = 0;
+        while j < k && BYTE_CLASS[bytes[j] as usize] == A_PUNCT {
+            let b = bytes[j];
+            let mut e = j + 1;
+            if bytes[e] == b {
+                e = run_end(bytes, j, k);
+                if e - j >= REPEAT_MIN as usize {
+                    repeat_end = e;
+                    break;
+                }
+            }
+            // `+` and `/` belong to base64 strings.
+            ends_alnum |= b != b'+' && b != b'/';
+            j = e;
+        }
+        if j > i {
+            self.seen_nonspace(bytes[i] as char);
+            if ends_alnum {
+                self.end_alnum();
+            }
+            self.last_punct = bytes[j - 1];
+            if self.open != O_PUNCT {
+                self.close_open();
+                self.v[f::PUNCT_RUNS] += 1;
+                self.open = O_PUNCT;
+                self.open_len = 0;
+            }
+            self.open_len += (j - i) as u32;
+        }
+        if repeat_end > 0 {
+            self.ascii_repeat(bytes[j], (repeat_end - j) as u32);
+            return repeat_end;
+        }
+        j
+    }
+
+    /// A stretch of ASCII controls from `i` (before `k`). A run of [`REPEAT_MIN`] copies of one byte ends it as a
+    /// repeat.
+    fn controls(&mut self, bytes: &[u8], mut j: usize, k: usize) -> usize {
         let cls = ASCII[bytes[j] as usize];
         loop {
             let b = bytes[j];
