@@ -444,6 +444,18 @@ const fn letter(script: Script, upper: bool) -> Kind {
 /// Classifies a non-ASCII character. The scripts that dominate real text are decided by code-point ranges alone;
 /// only rare characters fall through to the (slower) Unicode property lookups of `char`.
 fn kind_of_non_ascii(c: char, u: u32) -> Kind {
+    // The blocks of most non-Latin text first, each wholly inside one arm of the match below (a match on ranges
+    // tests them one after another).
+    match u {
+        0x4e00..=0x9fff => return letter(Script::Han, false),
+        0xac00..=0xd7af => return letter(Script::Hangul, false),
+        0x3041..=0x30ff => return letter(Script::Kana, false),
+        0x3001..=0x303f => return Kind::CjkPunct,
+        0x430..=0x45f => return letter(Script::Cyrillic, false),
+        0x620..=0x64a => return letter(Script::Arabic, false),
+        0x900..=0x963 => return letter(Script::Indic, false),
+        _ => {}
+    }
     match u {
         // Latin-1 Supplement and Latin Extended-A: the accented letters of European languages.
         0xc0..=0xd6 | 0xd8..=0xde => letter(Script::Latin, true),
@@ -1084,7 +1096,8 @@ impl Scanner {
         let mut m: u32 = 0;
         let mut prev = '\0';
         let mut iter = text[i..].chars();
-        while let Some(c) = iter.next() {
+        let mut next = iter.next();
+        while let Some(c) = next {
             let u = c as u32;
             if u < 0x80 || c == prev {
                 break;
@@ -1103,7 +1116,8 @@ impl Scanner {
             }
             // Stop one short of a possible run: the run-length stage decides about repeats. The region's last
             // character is left to it too.
-            match iter.clone().next() {
+            next = iter.next();
+            match next {
                 Some(d) if d != c => {}
                 _ => break,
             }

@@ -341,3 +341,29 @@ fn invalid_bytes_at_every_split_match_the_reference() {
         }
     }
 }
+
+/// Every Unicode scalar value outside ASCII, alone, in a run, after a letter and inside a word: the classification
+/// of every character (script, case, mark, digit, symbol width, emoji, whitespace, control) matches.
+#[test]
+fn every_scalar_value_matches_the_reference() {
+    let mut s = String::new();
+    for u in 0x80..=0x10ffff_u32 {
+        let Some(c) = char::from_u32(u) else { continue };
+        s.clear();
+        s.push('x');
+        s.push(c);
+        s.push(c);
+        s.push(' ');
+        for _ in 0..4 {
+            s.push(c);
+        }
+        s.push('y');
+        s.push(c);
+        s.push('z');
+        let mut o = reference_scan::Scanner::new();
+        o.feed(&s);
+        let mut n = Scanner::new();
+        n.feed(&s);
+        same(&n.features(), &o.features()).unwrap_or_else(|e| panic!("U+{u:04X}: {e}"));
+    }
+}
