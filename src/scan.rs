@@ -453,7 +453,16 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
         0x3001..=0x303f => return Kind::CjkPunct,
         0x430..=0x45f => return letter(Script::Cyrillic, false),
         0x620..=0x64a => return letter(Script::Arabic, false),
-        0x900..=0x963 => return letter(Script::Indic, false),
+        0x900..=0x963 | 0x971..=0x9e5 => return letter(Script::Indic, false),
+        0xdf..=0xf6 | 0xf8..=0xff => return letter(Script::Latin, false),
+        0xc0..=0xd6 | 0xd8..=0xde => return letter(Script::Latin, true),
+        0x410..=0x42f => return letter(Script::Cyrillic, true),
+        0x5d0..=0x5ea => return letter(Script::Arabic, false),
+        0x2010..=0x2027 | 0x2030..=0x205e => return Kind::Sym(3),
+        0x200d | 0xfe0e | 0xfe0f | 0x1f3fb..=0x1f3ff => return Kind::EmojiMod,
+        0x1f400..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1f1e6..=0x1f1ff => {
+            return Kind::Emoji
+        }
         _ => {}
     }
     match u {
