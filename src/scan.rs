@@ -459,6 +459,10 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
         0x410..=0x42f => return letter(Script::Cyrillic, true),
         0x5d0..=0x5ea => return letter(Script::Arabic, false),
         0x2010..=0x2027 | 0x2030..=0x205e => return Kind::Sym(3),
+        0xff00..=0xff0f | 0xff1a..=0xff20 | 0xff3b..=0xff40 | 0xff5b..=0xff65 => {
+            return Kind::CjkPunct
+        }
+        0xff10..=0xff19 => return Kind::Digit,
         0x200d | 0xfe0e | 0xfe0f | 0x1f3fb..=0x1f3ff => return Kind::EmojiMod,
         0x1f400..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1f1e6..=0x1f1ff => {
             return Kind::Emoji
