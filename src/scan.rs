@@ -443,132 +443,128 @@ const fn letter(script: Script, upper: bool) -> Kind {
 
 /// Classifies a non-ASCII character. The scripts that dominate real text are decided by code-point ranges alone;
 /// only rare characters fall through to the (slower) Unicode property lookups of `char`.
+///
+/// A `match` on ranges tests its arms one after another, so the ranges are split in three blocks first (below
+/// U+0800, below U+3000, the rest); inside each block the arms keep the order, and so the precedence, of one flat
+/// list (`tests/scan_oracle.rs` checks every scalar value against the flat list).
 fn kind_of_non_ascii(c: char, u: u32) -> Kind {
-    // The blocks of most non-Latin text first, each wholly inside one arm of the match below (a match on ranges
-    // tests them one after another).
-    match u {
-        0x4e00..=0x9fff => return letter(Script::Han, false),
-        0xac00..=0xd7af => return letter(Script::Hangul, false),
-        0x3041..=0x30ff => return letter(Script::Kana, false),
-        0x3001..=0x303f => return Kind::CjkPunct,
-        0x430..=0x45f => return letter(Script::Cyrillic, false),
-        0x620..=0x64a => return letter(Script::Arabic, false),
-        0x900..=0x963 | 0x971..=0x9e5 => return letter(Script::Indic, false),
-        0xdf..=0xf6 | 0xf8..=0xff => return letter(Script::Latin, false),
-        0xc0..=0xd6 | 0xd8..=0xde => return letter(Script::Latin, true),
-        0x410..=0x42f => return letter(Script::Cyrillic, true),
-        0x5d0..=0x5ea => return letter(Script::Arabic, false),
-        0x2010..=0x2027 | 0x2030..=0x205e => return Kind::Sym(3),
-        0xff00..=0xff0f | 0xff1a..=0xff20 | 0xff3b..=0xff40 | 0xff5b..=0xff65 => {
-            return Kind::CjkPunct
-        }
-        0xff10..=0xff19 => return Kind::Digit,
-        0x200d | 0xfe0e | 0xfe0f | 0x1f3fb..=0x1f3ff => return Kind::EmojiMod,
-        0x1f400..=0x1f64f | 0x1f680..=0x1f6ff | 0x1f900..=0x1f9ff | 0x1f1e6..=0x1f1ff => {
-            return Kind::Emoji
-        }
-        _ => {}
-    }
-    match u {
-        // Latin-1 Supplement and Latin Extended-A: the accented letters of European languages.
-        0xc0..=0xd6 | 0xd8..=0xde => letter(Script::Latin, true),
-        0xdf..=0xf6 | 0xf8..=0xff => letter(Script::Latin, false),
-        0x100..=0x17f => letter(
-            Script::Latin,
-            u % 2 == 0 && u != 0x138 && u != 0x149 && u != 0x17f,
-        ),
-        // Cyrillic.
-        0x400..=0x42f => letter(Script::Cyrillic, true),
-        0x430..=0x45f => letter(Script::Cyrillic, false),
-        0x460..=0x481 | 0x48a..=0x52f => letter(Script::Cyrillic, u % 2 == 0),
-        0x483..=0x489 => Kind::Mark,
-        // Greek.
-        0x386 | 0x388..=0x38f | 0x391..=0x3ab => letter(Script::Greek, true),
-        0x3ac..=0x3ce => letter(Script::Greek, false),
-        // Hebrew and Arabic letters, marks and digits.
-        0x591..=0x5c7 | 0x610..=0x61a | 0x64b..=0x65f | 0x670 | 0x6d6..=0x6ed => Kind::Mark,
-        0x5d0..=0x5ea | 0x620..=0x64a | 0x66e..=0x6d3 | 0x6fa..=0x6fc => {
-            letter(Script::Arabic, false)
-        }
-        0x660..=0x669 | 0x6f0..=0x6f9 => Kind::Digit,
-        // Indic blocks: letters, vowel signs and viramas all continue a word; digits and dandas do not.
-        0x964 | 0x965 | 0x970 => Kind::Sym(3),
-        0x966..=0x96f
-        | 0x9e6..=0x9ef
-        | 0xa66..=0xa6f
-        | 0xae6..=0xaef
-        | 0xb66..=0xb6f
-        | 0xbe6..=0xbef
-        | 0xc66..=0xc6f
-        | 0xce6..=0xcef
-        | 0xd66..=0xd6f => Kind::Digit,
-        0x900..=0xdff => letter(Script::Indic, false),
-        // Thai, Lao, Myanmar, Khmer: no spaces between words; everything but digits continues a run.
-        0xe50..=0xe59 | 0xed0..=0xed9 => Kind::Digit,
-        0xe00..=0xeff | 0x1000..=0x109f | 0x1780..=0x17ff => letter(Script::Sea, false),
-        // CJK.
-        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => {
-            letter(Script::Han, false)
-        }
-        0x3041..=0x309f | 0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => {
-            letter(Script::Kana, false)
-        }
-        0xac00..=0xd7af | 0x1100..=0x11ff | 0x3130..=0x318f => letter(Script::Hangul, false),
-        0xff10..=0xff19 => Kind::Digit,
-        0xff21..=0xff3a => letter(Script::Latin, true),
-        0xff41..=0xff5a => letter(Script::Latin, false),
-        0x3000 => Kind::OtherWs,
-        0x3001..=0x303f | 0xff00..=0xff65 | 0xfe30..=0xfe4f => Kind::CjkPunct,
-        // Whitespace, controls, marks.
-        0x80..=0x9f => Kind::Control,
-        0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f => Kind::OtherWs,
-        0x300..=0x36f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => {
-            Kind::Mark
-        }
-        // Emoji and their modifiers (variation selectors, ZWJ, skin tones, keycaps, tags).
-        0x200d | 0xfe0e | 0xfe0f | 0x20e3 | 0x1f3fb..=0x1f3ff | 0xe0020..=0xe007f => Kind::EmojiMod,
-        0x1f300..=0x1f5ff
-        | 0x1f600..=0x1f64f
-        | 0x1f680..=0x1f6ff
-        | 0x1f900..=0x1f9ff
-        | 0x1fa70..=0x1faff
-        | 0x1f1e6..=0x1f1ff
-        | 0x2600..=0x27bf
-        | 0x2b50
-        | 0x2b55
-        | 0x2b1b
-        | 0x2b1c
-        | 0x231a
-        | 0x231b
-        | 0x23e9..=0x23fa
-        | 0x1f004
-        | 0x1f0cf
-        | 0x1f170..=0x1f251 => Kind::Emoji,
-        // Everything else: ask Unicode.
-        _ => {
-            if c.is_alphabetic() {
-                let script = match u {
-                    0x180..=0x24f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => {
-                        Script::Latin
-                    }
-                    0x370..=0x3ff | 0x1f00..=0x1fff => Script::Greek,
-                    0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Cyrillic,
-                    0x590..=0x8ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff => Script::Arabic,
-                    _ => Script::Other,
-                };
-                letter(script, c.is_uppercase())
-            } else if c.is_numeric() {
-                Kind::Digit
-            } else if c.is_whitespace() {
-                Kind::OtherWs
-            } else if c.is_control() {
-                Kind::Control
-            } else if matches!(u, 0x590..=0x8ff) {
-                Kind::Mark
-            } else {
-                Kind::Sym(len8(u))
+    if u < 0x800 {
+        match u {
+            // Latin-1 Supplement and Latin Extended-A: the accented letters of European languages.
+            0xc0..=0xd6 | 0xd8..=0xde => letter(Script::Latin, true),
+            0xdf..=0xf6 | 0xf8..=0xff => letter(Script::Latin, false),
+            0x100..=0x17f => letter(
+                Script::Latin,
+                u % 2 == 0 && u != 0x138 && u != 0x149 && u != 0x17f,
+            ),
+            // Cyrillic.
+            0x400..=0x42f => letter(Script::Cyrillic, true),
+            0x430..=0x45f => letter(Script::Cyrillic, false),
+            0x460..=0x481 | 0x48a..=0x52f => letter(Script::Cyrillic, u % 2 == 0),
+            0x483..=0x489 => Kind::Mark,
+            // Greek.
+            0x386 | 0x388..=0x38f | 0x391..=0x3ab => letter(Script::Greek, true),
+            0x3ac..=0x3ce => letter(Script::Greek, false),
+            // Hebrew and Arabic letters, marks and digits.
+            0x591..=0x5c7 | 0x610..=0x61a | 0x64b..=0x65f | 0x670 | 0x6d6..=0x6ed => Kind::Mark,
+            0x5d0..=0x5ea | 0x620..=0x64a | 0x66e..=0x6d3 | 0x6fa..=0x6fc => {
+                letter(Script::Arabic, false)
             }
+            0x660..=0x669 | 0x6f0..=0x6f9 => Kind::Digit,
+            // Controls, whitespace, marks.
+            0x80..=0x9f => Kind::Control,
+            0xa0 => Kind::OtherWs,
+            0x300..=0x36f => Kind::Mark,
+            _ => kind_by_property(c, u),
         }
+    } else if u < 0x3000 {
+        match u {
+            // Indic blocks: letters, vowel signs and viramas all continue a word; digits and dandas do not.
+            0x964 | 0x965 | 0x970 => Kind::Sym(3),
+            0x966..=0x96f
+            | 0x9e6..=0x9ef
+            | 0xa66..=0xa6f
+            | 0xae6..=0xaef
+            | 0xb66..=0xb6f
+            | 0xbe6..=0xbef
+            | 0xc66..=0xc6f
+            | 0xce6..=0xcef
+            | 0xd66..=0xd6f => Kind::Digit,
+            0x900..=0xdff => letter(Script::Indic, false),
+            // Thai, Lao, Myanmar, Khmer: no spaces between words; everything but digits continues a run.
+            0xe50..=0xe59 | 0xed0..=0xed9 => Kind::Digit,
+            0xe00..=0xeff | 0x1000..=0x109f | 0x1780..=0x17ff => letter(Script::Sea, false),
+            // Hangul jamo.
+            0x1100..=0x11ff => letter(Script::Hangul, false),
+            // General punctuation: not letters, digits, whitespace or controls.
+            0x2010..=0x2027 | 0x2030..=0x205e => Kind::Sym(3),
+            // Whitespace, marks.
+            0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f => Kind::OtherWs,
+            0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20e2 | 0x20e4..=0x20ff => Kind::Mark,
+            // Emoji and their modifiers (ZWJ, keycaps).
+            0x200d | 0x20e3 => Kind::EmojiMod,
+            0x2600..=0x27bf
+            | 0x2b50
+            | 0x2b55
+            | 0x2b1b
+            | 0x2b1c
+            | 0x231a
+            | 0x231b
+            | 0x23e9..=0x23fa => Kind::Emoji,
+            _ => kind_by_property(c, u),
+        }
+    } else {
+        match u {
+            // CJK.
+            0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3134f => {
+                letter(Script::Han, false)
+            }
+            0x3041..=0x309f | 0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => {
+                letter(Script::Kana, false)
+            }
+            0xac00..=0xd7af | 0x3130..=0x318f => letter(Script::Hangul, false),
+            0xff10..=0xff19 => Kind::Digit,
+            0xff21..=0xff3a => letter(Script::Latin, true),
+            0xff41..=0xff5a => letter(Script::Latin, false),
+            0x3000 => Kind::OtherWs,
+            0x3001..=0x303f | 0xff00..=0xff65 | 0xfe30..=0xfe4f => Kind::CjkPunct,
+            // Emoji and their modifiers (variation selectors, skin tones, tags).
+            0xfe0e | 0xfe0f | 0x1f3fb..=0x1f3ff | 0xe0020..=0xe007f => Kind::EmojiMod,
+            0x1f300..=0x1f5ff
+            | 0x1f600..=0x1f64f
+            | 0x1f680..=0x1f6ff
+            | 0x1f900..=0x1f9ff
+            | 0x1fa70..=0x1faff
+            | 0x1f1e6..=0x1f1ff
+            | 0x1f004
+            | 0x1f0cf
+            | 0x1f170..=0x1f251 => Kind::Emoji,
+            _ => kind_by_property(c, u),
+        }
+    }
+}
+
+/// Everything else: ask Unicode.
+fn kind_by_property(c: char, u: u32) -> Kind {
+    if c.is_alphabetic() {
+        let script = match u {
+            0x180..=0x24f | 0x1e00..=0x1eff | 0x2c60..=0x2c7f | 0xa720..=0xa7ff => Script::Latin,
+            0x370..=0x3ff | 0x1f00..=0x1fff => Script::Greek,
+            0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Cyrillic,
+            0x590..=0x8ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff => Script::Arabic,
+            _ => Script::Other,
+        };
+        letter(script, c.is_uppercase())
+    } else if c.is_numeric() {
+        Kind::Digit
+    } else if c.is_whitespace() {
+        Kind::OtherWs
+    } else if c.is_control() {
+        Kind::Control
+    } else if matches!(u, 0x590..=0x8ff) {
+        Kind::Mark
+    } else {
+        Kind::Sym(len8(u))
     }
 }
 
