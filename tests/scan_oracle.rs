@@ -367,3 +367,31 @@ fn every_scalar_value_matches_the_reference() {
         same(&n.features(), &o.features()).unwrap_or_else(|e| panic!("U+{u:04X}: {e}"));
     }
 }
+
+/// Long texts (every sample of a kind, concatenated: hundreds of kilobytes), scanned whole and in pieces: the
+/// scanner cuts long pieces into blocks, and the cuts fall everywhere.
+#[test]
+fn long_texts_match_the_reference() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut kinds: Vec<_> = std::fs::read_dir(&root)
+        .expect("corpus/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    kinds.sort();
+    assert!(kinds.len() >= 20, "{} corpus kinds", kinds.len());
+    for (i, kind) in kinds.iter().enumerate() {
+        let mut files: Vec<_> = std::fs::read_dir(kind)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort();
+        let mut all = Vec::new();
+        for f in &files {
+            all.extend_from_slice(&std::fs::read(f).unwrap());
+        }
+        check(&all, 0x7f4a_7c15 ^ i as u64, false)
+            .unwrap_or_else(|e| panic!("{} concatenated: {e}", kind.display()));
+    }
+}
