@@ -1095,60 +1095,89 @@ impl Scanner {
     }
 
     /// Fast path for words in other scripts (Cyrillic, Arabic, Devanagari, Han, Hangul, ...): while the next
-    /// characters are lowercase or caseless letters of the open word's script, not repeated, count them in bulk.
-    /// Same counts as stepping one character at a time. Returns where the caller continues.
+    /// characters are lowercase or caseless letters of the open word's script, not repeated, count them in bulk;
+    /// then, if one space and another such letter follow, take the space (it opens a one-space run) and the letter
+    /// (it closes the run and opens a word of the same script) and go on with that word. Same counts as stepping
+    /// one character at a time. Returns where the caller continues.
     fn script_stretch(&mut self, text: &str, mut i: usize) -> usize {
         let script = self.word_script;
-        let (_, chars_i) = SCRIPT_FEATURES[script as usize];
+        let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
         let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
-        let mut m: u32 = 0;
-        let mut prev = '\0';
-        let mut iter = text[i..].chars();
-        let mut next = iter.next();
-        while let Some(c) = next {
+        let continues = |c: char| {
             let u = c as u32;
-            if u < 0x80 || c == prev {
-                break;
+            u >= 0x80
+                && (match script {
+                    Script::Han => matches!(u, 0x4e00..=0x9fff),
+                    Script::Hangul => matches!(u, 0xac00..=0xd7af),
+                    Script::Kana => matches!(u, 0x3041..=0x30ff),
+                    Script::Cyrillic => matches!(u, 0x430..=0x45f),
+                    Script::Arabic => matches!(u, 0x620..=0x64a | 0x66e | 0x66f | 0x671..=0x6d3),
+                    Script::Indic => matches!(u, 0x900..=0x963 | 0x971..=0x97f),
+                    _ => false,
+                } || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
+        };
+        loop {
+            let mut m: u32 = 0;
+            let mut prev = '\0';
+            let mut iter = text[i..].chars();
+            let mut next = iter.next();
+            while let Some(c) = next {
+                if c == prev || !continues(c) {
+                    break;
+                }
+                // Stop one short of a possible run: the run-length stage decides about repeats. The region's last
+                // character is left to it too.
+                next = iter.next();
+                match next {
+                    Some(d) if d != c => {}
+                    _ => break,
+                }
+                prev = c;
+                m += 1;
+                i += c.len_utf8();
             }
-            let same = match script {
-                Script::Han => matches!(u, 0x4e00..=0x9fff),
-                Script::Hangul => matches!(u, 0xac00..=0xd7af),
-                Script::Kana => matches!(u, 0x3041..=0x30ff),
-                Script::Cyrillic => matches!(u, 0x430..=0x45f),
-                Script::Arabic => matches!(u, 0x620..=0x64a | 0x66e | 0x66f | 0x671..=0x6d3),
-                Script::Indic => matches!(u, 0x900..=0x963 | 0x971..=0x97f),
-                _ => false,
-            } || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script);
-            if !same {
-                break;
+            if m > 0 {
+                let m64 = m as u64;
+                self.chars += m64;
+                self.class_chars[class] += m64;
+                self.v[chars_i] += m64;
+                let old = self.open_len;
+                self.open_len += m;
+                if !cjk {
+                    self.v[f::NONLATIN_LONG] +=
+                        (self.open_len as u64).saturating_sub(old.max(LONG_WORD) as u64);
+                }
+                self.last_upper = false;
+                self.seen_nonspace(prev);
             }
-            // Stop one short of a possible run: the run-length stage decides about repeats. The region's last
-            // character is left to it too.
-            next = iter.next();
-            match next {
-                Some(d) if d != c => {}
-                _ => break,
+            // One space, then a letter that continues the script and does not start a run. The word before it is
+            // open and has seen a non-space, so the space only ends the (empty) alphanumeric string and opens a
+            // one-space run; the letter closes that run and opens a word.
+            if text.as_bytes().get(i) != Some(&b' ') {
+                return i;
             }
-            prev = c;
-            m += 1;
-            i += c.len_utf8();
-        }
-        if m > 0 {
-            let m64 = m as u64;
-            self.chars += m64;
-            self.class_chars[class] += m64;
-            self.v[chars_i] += m64;
-            let old = self.open_len;
-            self.open_len += m;
-            if !cjk {
-                self.v[f::NONLATIN_LONG] +=
-                    (self.open_len as u64).saturating_sub(old.max(LONG_WORD) as u64);
+            let mut after = text[i + 1..].chars();
+            let d = match after.next() {
+                Some(d) if continues(d) => d,
+                _ => return i,
+            };
+            match after.next() {
+                Some(e) if e != d => {}
+                _ => return i,
             }
+            self.end_alnum();
+            self.v[f::SPACES_SINGLE] += 1;
+            self.v[runs_i] += 1;
+            self.open = O_WORD;
+            self.open_len = 1;
             self.last_upper = false;
-            self.seen_nonspace(prev);
+            self.caps = 0;
+            self.chars += 1;
+            self.class_chars[class] += 1;
+            self.v[chars_i] += 1;
+            i += 1 + d.len_utf8();
         }
-        i
     }
 
     /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
