@@ -1271,52 +1271,43 @@ impl Scanner {
         s.end_run();
         s.close_open();
         s.end_alnum();
-        // Fold the histogram: the per-character counts of ASCII characters outside repeats.
-        for (b, &h) in s.hist[..128].iter().enumerate() {
-            if h == 0 {
-                continue;
-            }
-            s.chars += h;
-            let class = match ASCII[b] {
-                A_LOWER | A_UPPER => {
-                    s.v[f::LETTER_A + (b as u8).to_ascii_lowercase() as usize - b'a' as usize] += h;
-                    s.v[f::LATIN_CHARS] += h;
-                    if ASCII[b] == A_UPPER {
-                        s.v[f::LATIN_UPPER] += h;
-                    }
-                    Class::Letters
-                }
-                A_DIGIT => {
-                    s.v[f::DIGITS] += h;
-                    Class::Digits
-                }
-                A_PUNCT => {
-                    s.v[f::PUNCT] += h;
-                    if SIG[b] != NO_SIG {
-                        s.sig[SIG[b] as usize] += h;
-                    }
-                    Class::Punctuation
-                }
-                A_SPACE => Class::Whitespace,
-                A_TAB => {
-                    s.v[f::TABS] += h;
-                    Class::Whitespace
-                }
-                A_NL => {
-                    s.v[f::NL_CHARS] += h;
-                    Class::Whitespace
-                }
-                A_OTHERWS => {
-                    s.v[f::OTHER_WS] += h;
-                    Class::Whitespace
-                }
-                _ => {
-                    s.v[f::CONTROL] += h;
-                    Class::Control
-                }
-            };
-            s.class_chars[class as usize] += h;
+        // Fold the histogram: the per-character counts of ASCII characters outside repeats. Straight-line sums
+        // (no per-byte branches), since short texts pay this on every estimate.
+        let h = &s.hist;
+        let sum = |from: u8, to: u8| h[from as usize..=to as usize].iter().sum::<u64>();
+        let total = sum(0, 0x7f);
+        let (mut letters, mut upper) = (0, 0);
+        for i in 0..26 {
+            let (lo, up) = (h[b'a' as usize + i], h[b'A' as usize + i]);
+            s.v[f::LETTER_A + i] += lo + up;
+            letters += lo + up;
+            upper += up;
         }
+        let digits = sum(b'0', b'9');
+        let (space, tabs, newlines) = (h[b' ' as usize], h[b'\t' as usize], h[b'\n' as usize]);
+        let other_ws = sum(0x0b, 0x0d);
+        let whitespace = space + tabs + newlines + other_ws;
+        let controls = sum(0, 0x1f) - tabs - newlines - other_ws + h[0x7f];
+        let punct = total - letters - digits - whitespace - controls;
+        for (b, &g) in SIG.iter().enumerate() {
+            if g != NO_SIG {
+                s.sig[g as usize] += h[b];
+            }
+        }
+        s.chars += total;
+        s.v[f::LATIN_CHARS] += letters;
+        s.v[f::LATIN_UPPER] += upper;
+        s.v[f::DIGITS] += digits;
+        s.v[f::PUNCT] += punct;
+        s.v[f::TABS] += tabs;
+        s.v[f::NL_CHARS] += newlines;
+        s.v[f::OTHER_WS] += other_ws;
+        s.v[f::CONTROL] += controls;
+        s.class_chars[Class::Letters as usize] += letters;
+        s.class_chars[Class::Digits as usize] += digits;
+        s.class_chars[Class::Punctuation as usize] += punct;
+        s.class_chars[Class::Whitespace as usize] += whitespace;
+        s.class_chars[Class::Control as usize] += controls;
         if s.chars > 0 {
             s.v[f::BIAS] = 1;
         }
