@@ -31,7 +31,9 @@ pub mod verdict;
 pub use budget::{AbsentCap, Budget, Provider, ReservationProfile};
 pub use ledger::{Ledger, Refused, Reservation, Settled, Usage};
 pub use queue::{AdmissionQueue, Offer, Poll, Shed, ShedReason};
-pub use request::{estimate_request, estimate_request_value, Api, RequestEstimate};
+pub use request::{
+    estimate_request, estimate_request_priced, estimate_request_value, Api, RequestEstimate,
+};
 pub use route::{route, Candidate, PassReason, PassedOver, Route};
 pub use state::{Bucket, Observation, Observed, State};
 pub use verdict::{check, Band, Check, Cost, Summary, Verdict, VerdictKind};
