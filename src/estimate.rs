@@ -323,6 +323,11 @@ impl Estimator {
         self
     }
 
+    /// The scanner's counts so far (what the estimate is priced from).
+    pub fn features(&self) -> Features {
+        self.scanner.features()
+    }
+
     /// True once any invalid UTF-8 was replaced.
     pub fn saw_invalid_utf8(&self) -> bool {
         self.scanner.saw_invalid_utf8()

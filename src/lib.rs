@@ -39,3 +39,4 @@ pub mod headers;
 pub mod preflight;
 pub mod refusal;
 pub mod retry;
+pub mod traffic;

@@ -167,7 +167,7 @@ pub struct CustomProfile {
 
 impl CustomProfile {
     /// Starts from a shipped profile's tables under a new name (what `llm-preflight calibrate` refits).
-    pub fn derived_from(base: impl Into<Tables<'static>>, name: &str) -> CustomProfile {
+    pub fn derived_from<'a>(base: impl Into<Tables<'a>>, name: &str) -> CustomProfile {
         let t = base.into();
         CustomProfile {
             name: name.to_string(),
@@ -551,7 +551,8 @@ mod tests {
     fn bad_files_say_where() {
         let good = Profile::O200k.to_json();
         let mut v: Value = serde_json::from_str(&good).unwrap();
-        let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+        type Edit = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
             (Box::new(|v| v["format"] = "x/9".into()), "format"),
             (
                 Box::new(|v| {
