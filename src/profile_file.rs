@@ -31,14 +31,31 @@ pub const MAX_PROFILE_BYTES: usize = 1 << 20;
 /// A view of the tables one estimate is priced with: a shipped [`Profile`]'s, or a [`CustomProfile`]'s.
 ///
 /// Everything that takes a profile takes `impl Into<Tables>`, so a `Profile` and a `&CustomProfile` both work.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Tables<'a> {
     pub(crate) base: Profile,
     pub(crate) name: &'a str,
     pub(crate) weights: &'a [f32],
     pub(crate) bands: &'a [[f32; 3]],
     pub(crate) spread: [f32; 2],
-    pub(crate) chars_per_token: &'a [[f32; 3]],
+    pub(crate) chars_per_token: CharsPerToken<'a>,
+}
+
+/// Where a profile's characters-per-token table lives. Shipped tables are looked up only when asked for, so a
+/// build that never prices by length (the npm package's estimate module) does not carry them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CharsPerToken<'a> {
+    Shipped(Profile),
+    Own(&'a [[f32; 3]]),
+}
+
+impl<'a> CharsPerToken<'a> {
+    fn rows(self) -> &'a [[f32; 3]] {
+        match self {
+            CharsPerToken::Shipped(p) => &tables::CHARS_PER_TOKEN[p as usize],
+            CharsPerToken::Own(rows) => rows,
+        }
+    }
 }
 
 impl<'a> Tables<'a> {
@@ -54,7 +71,7 @@ impl<'a> Tables<'a> {
 
     /// Characters per token `[p5, p50, p95]` measured for one content kind.
     pub fn chars_per_token(&self, kind: ContentKind) -> [f64; 3] {
-        let c = self.chars_per_token[kind as usize];
+        let c = self.chars_per_token.rows()[kind as usize];
         [c[0].into(), c[1].into(), c[2].into()]
     }
 
@@ -98,7 +115,7 @@ impl<'a> Tables<'a> {
         );
         for (key, rows) in [
             ("bands", self.bands),
-            ("chars_per_token", self.chars_per_token),
+            ("chars_per_token", self.chars_per_token.rows()),
         ] {
             let _ = writeln!(s, "  \"{key}\": {{");
             for (k, kind) in ContentKind::ALL.iter().enumerate() {
@@ -126,6 +143,18 @@ impl<'a> Tables<'a> {
     }
 }
 
+/// Equal when they price identically (same base, name and values), wherever the values live.
+impl PartialEq for Tables<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.base == o.base
+            && self.name == o.name
+            && self.weights == o.weights
+            && self.bands == o.bands
+            && self.spread == o.spread
+            && self.chars_per_token.rows() == o.chars_per_token.rows()
+    }
+}
+
 impl From<Profile> for Tables<'static> {
     fn from(p: Profile) -> Tables<'static> {
         let i = p as usize;
@@ -135,7 +164,7 @@ impl From<Profile> for Tables<'static> {
             weights: tables::WEIGHTS[i],
             bands: tables::BANDS[i],
             spread: tables::SPREAD[i],
-            chars_per_token: &tables::CHARS_PER_TOKEN[i],
+            chars_per_token: CharsPerToken::Shipped(p),
         }
     }
 }
@@ -176,7 +205,7 @@ impl CustomProfile {
             weights: t.weights.to_vec(),
             bands: t.bands.to_vec(),
             spread: t.spread,
-            chars_per_token: t.chars_per_token.to_vec(),
+            chars_per_token: t.chars_per_token.rows().to_vec(),
             fitted: Value::Object(Map::new()),
         }
     }
@@ -189,7 +218,7 @@ impl CustomProfile {
             weights: &self.weights,
             bands: &self.bands,
             spread: self.spread,
-            chars_per_token: &self.chars_per_token,
+            chars_per_token: CharsPerToken::Own(&self.chars_per_token),
         }
     }
 

@@ -122,7 +122,7 @@ struct EstimateOut<'a> {
     high: u64,
     chars: u64,
     content: &'static str,
-    profile: &'static str,
+    profile: &'a str,
     mix: &'a [MixPart],
 }
 
@@ -136,6 +136,17 @@ impl<'a> From<&'a Estimate> for EstimateOut<'a> {
             content: e.content.kind.name(),
             profile: e.profile.name(),
             mix: &e.content.mix,
+        }
+    }
+}
+
+impl<'a> EstimateOut<'a> {
+    /// The same, naming a loaded profile instead of its base.
+    #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
+    fn named(e: &'a Estimate, profile: &'a str) -> Self {
+        EstimateOut {
+            profile,
+            ..EstimateOut::from(e)
         }
     }
 }
