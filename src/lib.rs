@@ -33,6 +33,8 @@ pub use estimate::{estimate, Content, ContentKind, Estimate, Estimator, MixPart}
 pub use profile::{Profile, UnknownProfile};
 pub use scan::Class;
 
+#[cfg(feature = "drill")]
+pub mod drill;
 pub mod headers;
 pub mod preflight;
 pub mod refusal;

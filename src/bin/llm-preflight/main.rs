@@ -2,6 +2,7 @@
 //! Every subcommand prints one JSON object per line on stdout; messages go to stderr.
 
 mod check;
+mod drill;
 mod estimate;
 mod explain;
 
@@ -26,6 +27,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Classify a provider's refusal (status, headers, body) and say what to do next.
     ExplainResponse(explain::ExplainArgs),
+    /// Drive load past a budget's ceiling (simulated or a real endpoint) and report every outcome; or --canary.
+    Drill(Box<drill::DrillArgs>),
     /// List the tokenizer profiles.
     Profiles,
 }
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Count(a) => estimate::run_count(a),
         Command::Check(a) => check::run(a),
         Command::ExplainResponse(a) => explain::run(a),
+        Command::Drill(a) => drill::run_drill(*a),
         Command::Profiles => {
             for p in llm_preflight::Profile::ALL {
                 println!(
