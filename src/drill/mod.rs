@@ -639,8 +639,8 @@ pub struct Report {
     pub ttft_ms: Spread,
     /// Latency of successes (from the send).
     pub latency_ms: Spread,
-    /// Headers at the moment of rate-limit refusals.
-    pub crossover: Crossover,
+    /// Headers at the moment of rate-limit refusals, per provider.
+    pub crossover: BTreeMap<String, Crossover>,
     /// Every refusal that arrived inside a 200 stream.
     pub mid_stream: Vec<MidStream>,
     /// Counts over time.
@@ -795,8 +795,8 @@ struct Driver<'a, U: Upstream> {
     start_delays: Vec<u64>,
     ttfts: Vec<u64>,
     latencies: Vec<u64>,
-    rem_req_at_tokens: Vec<u64>,
-    rem_tok_at_requests: Vec<u64>,
+    rem_req_at_tokens: Vec<Vec<u64>>,
+    rem_tok_at_requests: Vec<Vec<u64>>,
 }
 
 /// Runs a drill against the built-in simulated providers on a simulated clock: repeatable from the seed.
@@ -868,7 +868,8 @@ fn run_with<U: Upstream, C: Clock>(
             )
         })
         .collect();
-    let bin_ms = (cfg.duration_ms / 120).max(1_000);
+    // About forty bins: enough to see the ramp and the plateau, few enough that Poisson noise does not hide them.
+    let bin_ms = (cfg.duration_ms / 40).max(1_000);
     let end_ms = cfg.start_ms + cfg.duration_ms;
     let mut d = Driver {
         cfg,
@@ -893,8 +894,8 @@ fn run_with<U: Upstream, C: Clock>(
         start_delays: Vec::new(),
         ttfts: Vec::new(),
         latencies: Vec::new(),
-        rem_req_at_tokens: Vec::new(),
-        rem_tok_at_requests: Vec::new(),
+        rem_req_at_tokens: vec![Vec::new(); cfg.providers.len()],
+        rem_tok_at_requests: vec![Vec::new(); cfg.providers.len()],
     };
     d.schedule_next_arrival();
     // Past the last arrival, requests still in flight get their deadline, the longest retry wait and a latency.
@@ -961,7 +962,11 @@ fn empty_report(cfg: &DrillConfig, mode: &'static str, bin_ms: u64) -> Report {
         start_delay_ms: Spread::default(),
         ttft_ms: Spread::default(),
         latency_ms: Spread::default(),
-        crossover: Crossover::default(),
+        crossover: cfg
+            .providers
+            .iter()
+            .map(|p| (p.name.clone(), Crossover::default()))
+            .collect(),
         mid_stream: Vec::new(),
         series: Series {
             bin_ms,
@@ -1456,20 +1461,22 @@ impl<U: Upstream> Driver<'_, U> {
         } else {
             bump(&mut self.report.series.refused_other, b);
         }
-        match kind {
-            RefusalKind::RateLimitTokens => {
-                self.report.crossover.token_refusals += 1;
-                if let Some(r) = snap.requests.remaining {
-                    self.rem_req_at_tokens.push(r);
+        if let Some(cross) = self.report.crossover.get_mut(&name) {
+            match kind {
+                RefusalKind::RateLimitTokens => {
+                    cross.token_refusals += 1;
+                    if let Some(r) = snap.requests.remaining {
+                        self.rem_req_at_tokens[p].push(r);
+                    }
                 }
-            }
-            RefusalKind::RateLimitRequests => {
-                self.report.crossover.request_refusals += 1;
-                if let Some(t) = snap.tokens.remaining {
-                    self.rem_tok_at_requests.push(t);
+                RefusalKind::RateLimitRequests => {
+                    cross.request_refusals += 1;
+                    if let Some(t) = snap.tokens.remaining {
+                        self.rem_tok_at_requests[p].push(t);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
         self.breakers.get(&name).on_refusal(&refusal, now);
         let r = &self.reqs[id as usize];
@@ -1650,8 +1657,12 @@ impl<U: Upstream> Driver<'_, U> {
         r.start_delay_ms = Spread::of(&self.start_delays);
         r.ttft_ms = Spread::of(&self.ttfts);
         r.latency_ms = Spread::of(&self.latencies);
-        r.crossover.remaining_requests_at_token_refusal = Spread::of(&self.rem_req_at_tokens);
-        r.crossover.remaining_tokens_at_request_refusal = Spread::of(&self.rem_tok_at_requests);
+        for (i, p) in self.cfg.providers.iter().enumerate() {
+            if let Some(c) = r.crossover.get_mut(&p.name) {
+                c.remaining_requests_at_token_refusal = Spread::of(&self.rem_req_at_tokens[i]);
+                c.remaining_tokens_at_request_refusal = Spread::of(&self.rem_tok_at_requests[i]);
+            }
+        }
         // Every series as long as the longest.
         let s = &mut r.series;
         let n = [
