@@ -409,6 +409,17 @@ fn bad_input_is_a_clear_error_never_a_panic() {
         &["--tpm", "10000"],
         &["--target", "https://127.0.0.1:9/", "--tpm", "10000"],
         &["--target", "ftp://127.0.0.1/", "--tpm", "10000"],
+        &["--target", "http://127.0.0.1:notaport/", "--tpm", "10000"],
+        // A week at a thousand times the ceiling: far too many requests for one drill.
+        &[
+            "--simulate",
+            "--tpm",
+            "10000",
+            "--load",
+            "1000",
+            "--minutes",
+            "10080",
+        ],
     ];
     for args in cases {
         let o = drill(args);
@@ -463,7 +474,18 @@ fn an_unreachable_target_fails_every_request_cleanly() {
         "--json",
         j.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Exit 1 with a message naming the cause; the report is still written.
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no answer at all from the target") && err.contains("cannot connect"),
+        "{err}"
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
     assert!(n(&v, "offered") > 0);
     assert_eq!(n(&v, "failed"), n(&v, "offered"));

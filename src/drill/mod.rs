@@ -283,6 +283,18 @@ impl DrillConfig {
         if self.max_requests == Some(0) {
             return bad("max requests", "0".into());
         }
+        // One drill holds every request's record in memory: bound the expected count.
+        let expected = self.arrivals_per_minute() * self.duration_ms as f64 / 60_000.0;
+        let expected = match self.max_requests {
+            Some(m) => expected.min(m as f64),
+            None => expected,
+        };
+        if expected > MAX_EXPECTED_REQUESTS as f64 {
+            return bad(
+                "drill size (expected requests; lower the load or the minutes)",
+                format!("{expected:.0} > {MAX_EXPECTED_REQUESTS}"),
+            );
+        }
         Ok(())
     }
 
@@ -317,6 +329,13 @@ impl DrillConfig {
         self.load * ceiling
     }
 }
+
+/// The most requests one drill is expected to offer (each keeps its record in memory).
+pub const MAX_EXPECTED_REQUESTS: u64 = 2_000_000;
+
+/// The largest prompt a drill generates, in tokens: larger sizes (a huge TPM's oversized tail, a replayed size) are
+/// cut to it, so that one request's text stays a few megabytes.
+pub const MAX_PROMPT_TOKENS: u64 = 1_000_000;
 
 /// Settings of the simulated providers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -1104,6 +1123,11 @@ impl<U: Upstream> Driver<'_, U> {
         }
     }
 
+    fn draw_size_bounded(&mut self) -> (u64, u64) {
+        let (p, c) = self.draw_size();
+        (p.min(MAX_PROMPT_TOKENS), c)
+    }
+
     fn text(&mut self, words: u64) -> String {
         let mut s = String::with_capacity(words as usize * 7);
         for i in 0..words {
@@ -1138,7 +1162,7 @@ impl<U: Upstream> Driver<'_, U> {
 
     fn arrive(&mut self, now: u64) {
         let id = self.reqs.len() as u64;
-        let (prompt, max_tokens) = self.draw_size();
+        let (prompt, max_tokens) = self.draw_size_bounded();
         let stream = self.rng.next_f64() < self.cfg.stream_fraction;
         // The library prices these common words at about 1.1 tokens each (plus the message overhead).
         let words = ((prompt.saturating_sub(7) as f64 / 1.1).round() as u64).max(1);

@@ -303,6 +303,19 @@ fn go(a: DrillArgs) -> Result<ExitCode, String> {
         report.failed
     );
     let mut code = ExitCode::SUCCESS;
+    let transport = report.refused.get("transport").copied().unwrap_or(0);
+    if report.attempts > 0 && transport == report.attempts {
+        let first = report
+            .records
+            .iter()
+            .find(|r| r.event == "response")
+            .and_then(|r| r.detail.clone())
+            .unwrap_or_default();
+        eprintln!(
+            "llm-preflight drill: no answer at all from the target ({transport} sends): {first}"
+        );
+        code = ExitCode::from(1);
+    }
     for x in &report.assertions {
         if !x.held {
             eprintln!(
