@@ -244,6 +244,9 @@ fn three_times_the_ceiling_exercises_every_mechanism_and_holds_the_invariants() 
         n(&v, "fell_back")
     );
     assert!(v["fallback_delay_ms"]["max"].as_u64().unwrap() <= 10_000);
+    let bars = v["fallback_delay_histogram"].as_array().unwrap();
+    let in_bars: u64 = bars.iter().map(|b| n(b, "count")).sum();
+    assert_eq!(in_bars, n(&v, "fell_back"));
     check_records(&v, &records);
     check_svg(&svg);
 }

@@ -483,6 +483,36 @@ impl Spread {
     }
 }
 
+/// One bar of a histogram of durations: values in `[from_ms, to_ms)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bar {
+    /// The lower bound (inclusive).
+    pub from_ms: u64,
+    /// The upper bound (exclusive).
+    pub to_ms: u64,
+    /// How many values.
+    pub count: u64,
+}
+
+/// A histogram of `values` in bars of `width_ms`, from 0 to the largest value.
+pub fn histogram(values: &[u64], width_ms: u64) -> Vec<Bar> {
+    let w = width_ms.max(1);
+    let Some(max) = values.iter().max() else {
+        return Vec::new();
+    };
+    let mut bars: Vec<Bar> = (0..=max / w)
+        .map(|i| Bar {
+            from_ms: i * w,
+            to_ms: (i + 1) * w,
+            count: 0,
+        })
+        .collect();
+    for v in values {
+        bars[(v / w) as usize].count += 1;
+    }
+    bars
+}
+
 /// One assertion of the drill and whether it held.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Assertion {
@@ -652,6 +682,8 @@ pub struct Report {
     pub assertions: Vec<Assertion>,
     /// From arrival to the first time a fallback was asked anything.
     pub fallback_delay_ms: Spread,
+    /// The same delays in one-second bars.
+    pub fallback_delay_histogram: Vec<Bar>,
     /// From arrival to the first send.
     pub start_delay_ms: Spread,
     /// Time to first token of successes.
@@ -978,6 +1010,7 @@ fn empty_report(cfg: &DrillConfig, mode: &'static str, bin_ms: u64) -> Report {
         fallback_after_deadline: 0,
         assertions: Vec::new(),
         fallback_delay_ms: Spread::default(),
+        fallback_delay_histogram: Vec::new(),
         start_delay_ms: Spread::default(),
         ttft_ms: Spread::default(),
         latency_ms: Spread::default(),
@@ -1678,6 +1711,7 @@ impl<U: Upstream> Driver<'_, U> {
         }
         let r = &mut self.report;
         r.fallback_delay_ms = Spread::of(&self.fallback_delays);
+        r.fallback_delay_histogram = histogram(&self.fallback_delays, 1_000);
         r.start_delay_ms = Spread::of(&self.start_delays);
         r.ttft_ms = Spread::of(&self.ttfts);
         r.latency_ms = Spread::of(&self.latencies);

@@ -134,6 +134,19 @@ pub(super) fn chart(r: &Report) -> String {
             ly + 4.0
         );
     }
+    let f = &r.fallback_delay_ms;
+    let x0 = W - RIGHT + 12.0;
+    let ms = |v: Option<u64>| v.map_or("-".to_string(), |v| format!("{:.1} s", v as f64 / 1000.0));
+    let _ = writeln!(
+        o,
+        r#"<text x="{x0:.1}" y="{:.1}">fallback delay ({}), p50/p90/max:</text><text x="{x0:.1}" y="{:.1}">{} / {} / {}</text>"#,
+        TOP + 14.0 * series.len() as f64 + 28.0,
+        f.count,
+        TOP + 14.0 * series.len() as f64 + 42.0,
+        ms(f.p50),
+        ms(f.p90),
+        ms(f.max)
+    );
     let held = r.assertions.iter().filter(|a| a.held).count();
     let _ = writeln!(
         o,
