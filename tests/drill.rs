@@ -701,3 +701,52 @@ fn the_canary_fails_when_the_shape_changes() {
         "{err}"
     );
 }
+
+#[test]
+fn a_refusal_inside_a_chunked_200_stream_is_found_over_http() {
+    // Content first, then an error event, in a chunked 200: a mid-stream refusal after output, unsafe to resend.
+    let body = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {\"error\":{\"message\":\"Overloaded\",\"type\":\"overloaded_error\"}}\n\n";
+    let (a, b) = body.split_at(20);
+    let raw = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nx-ratelimit-remaining-tokens: 900\r\nConnection: close\r\n\r\n{:x}\r\n{a}\r\n{:x}\r\n{b}\r\n0\r\n\r\n",
+        a.len(),
+        b.len()
+    );
+    let url = fixed_server(Box::leak(raw.into_boxed_str()));
+    let j = tmp("midstream.json");
+    let o = drill(&[
+        "--target",
+        &url,
+        "--tpm",
+        "100000",
+        "--load",
+        "1",
+        "--minutes",
+        "0.05",
+        "--ramp-minutes",
+        "0",
+        "--prompt-tokens",
+        "20",
+        "--max-tokens",
+        "10",
+        "--max-requests",
+        "3",
+        "--stream-fraction",
+        "1",
+        "--json",
+        j.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+    assert!(n(&v, "offered") > 0);
+    assert_eq!(n(&v, "refused_mid_stream"), n(&v, "attempts"));
+    assert_eq!(v["refused"]["overloaded"].as_u64(), Some(n(&v, "attempts")));
+    assert_eq!(
+        v["failed_by_reason"]["unsafe_to_resend"].as_u64(),
+        Some(n(&v, "offered"))
+    );
+    for m in v["mid_stream"].as_array().unwrap() {
+        assert_eq!(m["output_delivered"], true);
+        assert_eq!(m["decision"], "failed");
+    }
+}

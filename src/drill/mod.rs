@@ -956,6 +956,11 @@ fn run_with<U: Upstream, C: Clock>(
             break;
         }
         let now = clock.wait_until(t).max(t);
+        // A real clock can run past the bound while sends block (slow answers, timeouts): stop there too; whatever
+        // is unfinished is reported abandoned.
+        if now > hard_stop {
+            break;
+        }
         let Some(ev) = d.events.remove(&seq) else {
             continue;
         };
