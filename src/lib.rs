@@ -35,6 +35,8 @@ pub use profile::{Profile, UnknownProfile};
 pub use profile_file::{CustomProfile, ProfileFileError, Tables};
 pub use scan::Class;
 
+#[cfg(feature = "drill")]
+pub mod drill;
 pub mod headers;
 pub mod preflight;
 pub mod refusal;

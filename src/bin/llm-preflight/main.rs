@@ -2,6 +2,7 @@
 //! Every subcommand prints one JSON object per line on stdout; messages go to stderr.
 
 mod check;
+mod drill;
 mod estimate;
 mod explain;
 mod traffic;
@@ -27,6 +28,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Classify a provider's refusal (status, headers, body) and say what to do next.
     ExplainResponse(explain::ExplainArgs),
+    /// Drive load past a budget's ceiling (simulated or a real endpoint) and report every outcome; or --canary.
+    Drill(Box<drill::DrillArgs>),
     /// List the tokenizer profiles, or export one as a profile file (`--export NAME`).
     Profiles(ProfilesArgs),
     /// Fit a profile to your own logged requests (JSON lines with text or chars, and prompt_tokens), and report
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Count(a) => estimate::run_count(a),
         Command::Check(a) => check::run(a),
         Command::ExplainResponse(a) => explain::run(a),
+        Command::Drill(a) => drill::run_drill(*a),
         Command::Calibrate(a) => traffic::run_calibrate(a),
         Command::Backtest(a) => traffic::run_backtest(a),
         Command::Profiles(ProfilesArgs { export: Some(name) }) => {
