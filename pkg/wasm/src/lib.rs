@@ -51,16 +51,10 @@ extern "C" {
     fn js_string(x: f64) -> String;
 }
 
-#[cfg_attr(not(feature = "lazy"), allow(dead_code))]
-fn valid_count(v: f64) -> bool {
-    // The rule of `preflight::count_from_f64` / `limit_from_f64` (which format the rejected float in Rust).
-    v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= 9.0e15
-}
-
 /// A time or count from JavaScript: a whole number of at least 0.
 #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
 fn ms(what: &str, v: f64) -> JsResult<u64> {
-    if valid_count(v) {
+    if preflight::is_whole_count(v) {
         Ok(v as u64)
     } else {
         Err(err(preflight::Error::InvalidCount {
