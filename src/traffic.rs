@@ -669,7 +669,7 @@ pub struct CalibrationReport {
     pub rows: u64,
     /// More rows than [`RESERVOIR`] for some kind: its quantiles come from a uniform sample.
     pub sampled: bool,
-    /// Per content kind, most rows first in table order.
+    /// Per content kind that had rows, in table order (`unlabelled` last).
     pub kinds: Vec<KindReport>,
     /// Per route, where rows carry `completion_tokens`.
     pub output_caps: Vec<CapReport>,
