@@ -141,7 +141,8 @@ impl ContentKind {
             if script_share(f::ARABIC_CHARS) > 0.4 {
                 return ContentKind::Arabic;
             }
-            if script_share(f::INDIC_CHARS) > 0.4 {
+            let indic2: usize = (0..9).map(|b| v[f::INDIC2_CHARS + b] as usize).sum();
+            if script_share(f::INDIC_CHARS) + indic2 as f64 / letters.max(1.0) > 0.4 {
                 return ContentKind::Indic;
             }
             if script_share(f::GREEK_CHARS)
