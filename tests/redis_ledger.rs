@@ -798,6 +798,89 @@ fn restart_survived_fail_open() {
     );
 }
 
+/// With Redis's TIME, replicas whose clocks disagree by an hour still share one clock: the one running ahead cannot
+/// refill the bucket early. With the caller's time (shown for contrast) it can, which is why it is not the default.
+fn replica_clocks_are_never_compared() {
+    let server = Server::start();
+    let budget = Budget::new(Provider::OpenAi).requests_per_minute(10);
+    let hour = 3_600_000;
+    for (time, key) in [
+        (TimeSource::Redis, "clock-redis"),
+        (TimeSource::Caller, "clock-caller"),
+    ] {
+        let opts = options(time, OnUnavailable::FailClosed);
+        let behind = open(&server, key, budget.clone(), opts.clone(), 0);
+        let ahead = open(&server, key, budget.clone(), opts, hour);
+        for _ in 0..10 {
+            let r = behind
+                .try_reserve(&Cost::exact(1), Policy::Median, 0)
+                .expect("admitted");
+            r.settle(
+                Usage {
+                    input_tokens: 1,
+                    output_tokens: 0,
+                },
+                0,
+            )
+            .unwrap();
+        }
+        let r = ahead.try_reserve(&Cost::exact(1), Policy::Median, hour);
+        match time {
+            TimeSource::Redis => match r {
+                Err(Denied::Refused {
+                    refused: Refused::NotYet { wait_ms, dimension },
+                    mode: Mode::Shared,
+                    ..
+                }) => {
+                    assert_eq!(dimension, Dimension::Requests);
+                    assert!(wait_ms > 5_000, "refilled early: wait {wait_ms} ms");
+                }
+                other => panic!("the replica an hour ahead was admitted: {other:?}"),
+            },
+            TimeSource::Caller => {
+                assert!(r.is_ok(), "caller time: the clock ahead refills the bucket")
+            }
+        }
+    }
+}
+
+/// A reservation dropped without settle or release gives its capacity back.
+fn dropped_reservations_are_released() {
+    let server = Server::start();
+    let budget = Budget::new(Provider::OpenAi)
+        .tokens_per_minute(10_000)
+        .requests_per_minute(100);
+    let ledger = open(
+        &server,
+        "drop",
+        budget,
+        options(TimeSource::Redis, OnUnavailable::FailClosed),
+        0,
+    );
+    {
+        let r = ledger
+            .try_reserve(
+                &Cost::exact(4_000).with_max_output(1_000),
+                Policy::Median,
+                0,
+            )
+            .unwrap();
+        assert_eq!(r.held(Dimension::Tokens), 5_000);
+        assert_eq!(ledger.snapshot(0).unwrap().in_flight, 1);
+    }
+    let snap = ledger.snapshot(0).unwrap();
+    assert_eq!(snap.in_flight, 0);
+    assert_eq!(snap.held(Dimension::Tokens), 0);
+    assert_eq!(snap.stats.released, 1);
+    assert_eq!(
+        snap.state
+            .bucket(Dimension::Tokens)
+            .unwrap()
+            .available(snap.now_ms),
+        10_000.0
+    );
+}
+
 /// An observation from an older request never overwrites a newer one.
 fn stale_observations_are_ignored() {
     let server = Server::start();
@@ -1084,6 +1167,14 @@ fn main() {
         ),
         ("restart_survived_fail_closed", restart_survived_fail_closed),
         ("restart_survived_fail_open", restart_survived_fail_open),
+        (
+            "replica_clocks_are_never_compared",
+            replica_clocks_are_never_compared,
+        ),
+        (
+            "dropped_reservations_are_released",
+            dropped_reservations_are_released,
+        ),
         (
             "stale_observations_are_ignored",
             stale_observations_are_ignored,

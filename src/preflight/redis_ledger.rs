@@ -38,7 +38,7 @@
 //!
 //! [`OnUnavailable::FailClosed`] refuses ([`Denied::Unavailable`]); [`OnUnavailable::FailOpen`] decides on a
 //! local in-process ledger holding `share` of each limit, started from the last shared state this replica read
-//! (scaled by the same share), never from full. Every decision says which [`Mode`] it was made in. Redis is tried
+//! (scaled by the same share; full only if it never read one). Every decision says which [`Mode`] it was made in. Redis is tried
 //! again `retry_after_ms` (on the caller's clock) after a failure. When a restart lost the state (a Redis without
 //! persistence), the first replica to notice recreates it from the last state it read, not full; reservations made
 //! before the restart settle as late.
@@ -1064,7 +1064,7 @@ impl RedisLedger {
                         id,
                         epoch: snap.epoch,
                         needs,
-                        admitted_at_ms: snap.now_ms,
+                        caller_ms: now_ms,
                         expires_at_ms: expires,
                     },
                     mode: Mode::Shared,
@@ -1229,7 +1229,7 @@ enum Held {
         id: u64,
         epoch: String,
         needs: [u64; 6],
-        admitted_at_ms: u64,
+        caller_ms: u64,
         expires_at_ms: u64,
     },
     Local(Option<Reservation>),
@@ -1289,14 +1289,12 @@ impl RedisReservation {
         }
     }
 
-    /// Folds in the headers of this reservation's response (see [`RedisLedger::observe`]).
+    /// Folds in the headers of this reservation's response (see [`RedisLedger::observe`]). A fail-open
+    /// reservation has order 0, so its headers are applied only while nothing newer has been.
     pub fn observe(&self, obs: &Observation, now_ms: u64) -> Result<Folded, RedisLedgerError> {
         match &self.held {
             Held::Shared { id, .. } => self.ledger.observe(obs, *id, now_ms),
-            Held::Local(_) => match self.ledger.observe(obs, 0, now_ms) {
-                Err(RedisLedgerError::Unavailable(_)) => Ok(Folded::Stale),
-                r => r,
-            },
+            Held::Local(_) => self.ledger.observe(obs, 0, now_ms),
         }
     }
 
@@ -1376,9 +1374,10 @@ impl Drop for RedisReservation {
             return;
         }
         self.done = true;
-        if let Held::Shared { admitted_at_ms, .. } = &self.held {
-            // Best effort, at the admission time (only Caller time uses it, to reap); the expiry is the backstop.
-            let at = *admitted_at_ms;
+        if let Held::Shared { caller_ms, .. } = &self.held {
+            // Best effort, at the caller's time of admission (the latest this reservation knows); the expiry is the
+            // backstop when Redis cannot be reached now.
+            let at = *caller_ms;
             let _ = self.ledger.finish(&self.held, None, at);
         }
     }
