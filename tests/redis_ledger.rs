@@ -594,7 +594,7 @@ fn processes_never_over_admit() {
 fn killed_replica_leaks_nothing_past_expiry() {
     let server = Server::start();
     let key = "killed";
-    let ttl = 1_500u64;
+    let ttl = 3_000u64;
     let ledger = open(
         &server,
         key,

@@ -12,8 +12,8 @@
 -- State fields: per rate slot i (0 tokens, 1 input, 2 output, 3 requests, 4 tokens/day, 5 requests/day) a bucket
 -- lim<i> lvl<i> at<i> rt<i> hr<i> hu<i> (limit, level, at_ms, rate, header rate, header_until), present only when
 -- the slot is limited; held<i>; blocked (retry-after end), inflight, seq (last reservation id), obs_seq (order of
--- the newest observation applied), hw (latest time used), cfgver, epoch (when the state was created), and counters n_admitted n_settled n_released
--- n_expired n_late.
+-- the newest observation applied), hw (latest time used), cfgver, epoch (when the state was created), and
+-- counters n_admitted n_settled n_released n_expired n_late.
 
 local S, R, E, C = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local op = ARGV[1]
@@ -163,7 +163,7 @@ local function finish(needs, used, t)
 end
 
 -- Reservations past their expiry (a replica that died between reserve and settle) are given back and counted.
-local expired = redis.call('ZRANGEBYSCORE', E, '-inf', now, 'LIMIT', 0, 256)
+local expired = redis.call('ZRANGEBYSCORE', E, '-inf', fmt(now), 'LIMIT', 0, 256)
 for _, id in ipairs(expired) do
   local v = redis.call('HGET', R, id)
   if v then
@@ -267,7 +267,7 @@ if op == 'reserve' then
     v[#v + 1] = fmt(needs[i])
   end
   redis.call('HSET', R, id, table.concat(v, ' '))
-  redis.call('ZADD', E, now + ttl, id)
+  redis.call('ZADD', E, fmt(now + ttl), id)
   local out = reply('ok', { tostring(id), fmt(now + ttl) })
   -- Replace the stored-state part of the reply by the state before the take.
   local head = {}
