@@ -124,8 +124,9 @@ fn run<L: Bench>(ledger: &L, threads: usize, per_thread: usize) -> Run {
             let cost = cost.clone();
             std::thread::spawn(move || {
                 let mut out = Vec::with_capacity(per_thread);
-                for i in 0..per_thread {
-                    out.push(l.reserve_settle(&cost, i as u64));
+                // One time throughout: the budget never refills and never needs to (nothing is refused).
+                for _ in 0..per_thread {
+                    out.push(l.reserve_settle(&cost, 0));
                 }
                 out
             })
@@ -189,6 +190,33 @@ fn main() {
     };
     row("in-process", 1, run(&local, 1, 200_000));
     row("in-process", 4, run(&local, 4, 50_000));
+    // The floor under any Redis ledger: one PING round trip on the same server and machine.
+    let mut conn = redis::Client::open(url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let mut pings: Vec<Duration> = (0..20_000)
+        .map(|_| {
+            let t = Instant::now();
+            let _: String = redis::cmd("PING").query(&mut conn).unwrap();
+            t.elapsed()
+        })
+        .collect();
+    pings.sort();
+    println!(
+        "| (PING round trip) | 1 | {:.0} | {} | {} | | |",
+        pings.len() as f64 / pings.iter().map(Duration::as_secs_f64).sum::<f64>(),
+        pct(&pings, 0.5),
+        pct(&pings, 0.99)
+    );
     row("Redis (local)", 1, run(&redis, 1, 20_000));
     row("Redis (local)", 4, run(&redis, 4, 10_000));
+    // How much of a script call is Redis's own time (the rest is the round trip and the client's parsing).
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut conn)
+        .unwrap();
+    for line in info.lines().filter(|l| l.starts_with("cmdstat_evalsha:")) {
+        println!("\nRedis server time per script call: {line}");
+    }
 }
