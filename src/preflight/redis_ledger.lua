@@ -22,7 +22,12 @@ local function bad(what)
   error({ err = 'LPBAD ' .. what })
 end
 
+-- Numbers as text Rust reads back exactly: whole numbers as integers, others with 17 significant digits (which
+-- costs a few microseconds each in Redis's Lua, so only bucket levels normally need it).
 local function fmt(x)
+  if x == math.floor(x) and x > -9007199254740992 and x < 9007199254740992 then
+    return string.format('%d', x)
+  end
   return string.format('%.17g', x)
 end
 
@@ -174,15 +179,16 @@ for _, id in ipairs(expired) do
   redis.call('ZREM', E, id)
 end
 
+-- The fields this script changes (levels and times of buckets, held, counters, the clock's high-water mark).
 local function fields()
   local f = {}
   for i = 0, 5 do
     local b = buckets[i]
     if b then
-      for _, kv in ipairs({ { 'lim', b.lim }, { 'lvl', b.lvl }, { 'at', b.at }, { 'rt', b.rt }, { 'hr', b.hr }, { 'hu', b.hu } }) do
-        f[#f + 1] = kv[1] .. i
-        f[#f + 1] = fmt(kv[2])
-      end
+      f[#f + 1] = 'lvl' .. i
+      f[#f + 1] = fmt(b.lvl)
+      f[#f + 1] = 'at' .. i
+      f[#f + 1] = fmt(b.at)
     end
     f[#f + 1] = 'held' .. i
     f[#f + 1] = fmt(held[i])
@@ -198,8 +204,27 @@ local function fields()
   return f
 end
 
--- The reply: a status, then `now`, then the operation's own values, then every state field.
-local function reply(status, extra)
+-- The fields it never changes, as stored, and the ones only Rust writes.
+local function unchanged(out)
+  for i = 0, 5 do
+    if buckets[i] then
+      for _, k in ipairs({ 'lim', 'rt', 'hr', 'hu' }) do
+        out[#out + 1] = k .. i
+        out[#out + 1] = st[k .. i]
+      end
+    end
+  end
+  for _, k in ipairs({ 'blocked', 'seq', 'obs_seq', 'cfgver', 'epoch' }) do
+    if st[k] ~= nil then
+      out[#out + 1] = k
+      out[#out + 1] = st[k]
+    end
+  end
+end
+
+-- The reply: a status, then `now`, then the operation's own values, then every state field after '--' (`state`
+-- when given: the fields as they were before this call changed them).
+local function reply(status, extra, state)
   local f = fields()
   redis.call('HSET', S, unpack(f))
   local out = { status, fmt(now) }
@@ -207,13 +232,8 @@ local function reply(status, extra)
     out[#out + 1] = v
   end
   out[#out + 1] = '--'
-  for _, k in ipairs({ 'blocked', 'seq', 'obs_seq', 'cfgver', 'epoch' }) do
-    if st[k] ~= nil then
-      out[#out + 1] = k
-      out[#out + 1] = st[k]
-    end
-  end
-  for _, v in ipairs(f) do
+  unchanged(out)
+  for _, v in ipairs(state or f) do
     out[#out + 1] = v
   end
   return out
@@ -268,23 +288,7 @@ if op == 'reserve' then
   end
   redis.call('HSET', R, id, table.concat(v, ' '))
   redis.call('ZADD', E, fmt(now + ttl), id)
-  local out = reply('ok', { tostring(id), fmt(now + ttl) })
-  -- Replace the stored-state part of the reply by the state before the take.
-  local head = {}
-  for _, x in ipairs(out) do
-    head[#head + 1] = x
-    if x == '--' then break end
-  end
-  for _, k in ipairs({ 'blocked', 'seq', 'obs_seq', 'cfgver', 'epoch' }) do
-    if st[k] ~= nil then
-      head[#head + 1] = k
-      head[#head + 1] = st[k]
-    end
-  end
-  for _, x in ipairs(before) do
-    head[#head + 1] = x
-  end
-  return head
+  return reply('ok', { tostring(id), fmt(now + ttl) }, before)
 end
 
 if op == 'settle' or op == 'release' then
