@@ -40,8 +40,8 @@
 //! local in-process ledger holding `share` of each limit, started from the last shared state this replica read
 //! (scaled by the same share; full only if it never read one). Every decision says which [`Mode`] it was made in. Redis is tried
 //! again `retry_after_ms` (on the caller's clock) after a failure. When a restart lost the state (a Redis without
-//! persistence), the first replica to notice recreates it from the last state it read, not full; reservations made
-//! before the restart settle as late.
+//! persistence), the first replica to notice recreates it from the last state it read, not full (a replica that never
+//! read it, just started, creates it full); reservations made before the restart settle as late, charged in full.
 
 use super::budget::{AbsentCap, Budget, Provider, ReservationProfile};
 use super::ledger::{Ledger, Refused, Reservation, Settled, Usage};
