@@ -137,7 +137,9 @@ fn options(time: TimeSource, on_unavailable: OnUnavailable) -> RedisOptions {
         time,
         on_unavailable,
         retry_after_ms: 50,
-        timeout: Duration::from_millis(500),
+        // Generous: a loaded CI machine must not turn a slow reply into "unavailable" (the restart tests see
+        // refused connections, which are immediate).
+        timeout: Duration::from_secs(5),
         ..RedisOptions::default()
     }
 }
@@ -802,7 +804,8 @@ fn restart_survived_fail_open() {
 /// refill the bucket early. With the caller's time (shown for contrast) it can, which is why it is not the default.
 fn replica_clocks_are_never_compared() {
     let server = Server::start();
-    let budget = Budget::new(Provider::OpenAi).requests_per_minute(10);
+    // Three requests a minute: one every 20 s.
+    let budget = Budget::new(Provider::OpenAi).requests_per_minute(3);
     let hour = 3_600_000;
     for (time, key) in [
         (TimeSource::Redis, "clock-redis"),
@@ -811,7 +814,7 @@ fn replica_clocks_are_never_compared() {
         let opts = options(time, OnUnavailable::FailClosed);
         let behind = open(&server, key, budget.clone(), opts.clone(), 0);
         let ahead = open(&server, key, budget.clone(), opts, hour);
-        for _ in 0..10 {
+        for _ in 0..3 {
             let r = behind
                 .try_reserve(&Cost::exact(1), Policy::Median, 0)
                 .expect("admitted");
@@ -833,7 +836,7 @@ fn replica_clocks_are_never_compared() {
                     ..
                 }) => {
                     assert_eq!(dimension, Dimension::Requests);
-                    assert!(wait_ms > 5_000, "refilled early: wait {wait_ms} ms");
+                    assert!(wait_ms > 10_000, "refilled early: wait {wait_ms} ms");
                 }
                 other => panic!("the replica an hour ahead was admitted: {other:?}"),
             },
