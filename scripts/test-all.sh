@@ -13,8 +13,8 @@ cargo clippy -p llm-preflight --all-targets --features redis -- -D warnings
 cargo test --features redis --test redis_ledger
 
 # The npm package: build the wasm and its glue, the wasm-bindgen tests in node and headless Chromium, then the
-# packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, an esbuild bundle in
-# Chromium) and the example gateway against the fake upstream.
+# packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and
+# webpack bundles in Chromium) and the example gateway against the fake upstream.
 cargo build --bin llm-preflight
 (cd pkg && npm run build)
 bash pkg/scripts/test-wasm.sh
