@@ -47,7 +47,7 @@ use super::budget::{AbsentCap, Budget, Provider, ReservationProfile};
 use super::ledger::{Ledger, Refused, Reservation, Settled, Usage};
 use super::state::{Bucket, Observation, State};
 use super::verdict::{check, Check, Cost, Verdict};
-use super::{Dimension, Policy};
+use super::{is_whole_count, Dimension, Policy};
 use ::redis::{Client, Connection, ErrorKind, RedisError, Script};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -483,7 +483,7 @@ fn parse_f64(field: &str, v: &str) -> Result<f64, RedisLedgerError> {
 /// A whole, non-negative number Lua may have written as a float (`%.17g` of an integer).
 fn parse_count(field: &str, v: &str) -> Result<u64, RedisLedgerError> {
     let x = parse_f64(field, v)?;
-    if x < 0.0 || x.fract() != 0.0 || x > 9.0e15 {
+    if !is_whole_count(x) {
         return Err(malformed(format!(
             "{field} = {v:?} is not a whole number of at least 0"
         )));
