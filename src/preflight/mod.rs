@@ -23,6 +23,8 @@ use std::fmt;
 pub mod budget;
 pub mod ledger;
 pub mod queue;
+#[cfg(all(feature = "redis", not(target_arch = "wasm32")))]
+pub mod redis_ledger;
 pub mod request;
 pub mod route;
 pub mod state;
@@ -31,6 +33,11 @@ pub mod verdict;
 pub use budget::{AbsentCap, Budget, Provider, ReservationProfile};
 pub use ledger::{Ledger, Refused, Reservation, Settled, Usage};
 pub use queue::{AdmissionQueue, Offer, Poll, Shed, ShedReason};
+#[cfg(all(feature = "redis", not(target_arch = "wasm32")))]
+pub use redis_ledger::{
+    Decision, Denied, Folded, LedgerStats, Mode, OnUnavailable, RedisLedger, RedisLedgerError,
+    RedisOptions, RedisReservation, RedisSettled, SharedSnapshot, TimeSource,
+};
 pub use request::{
     estimate_request, estimate_request_priced, estimate_request_value, Api, RequestEstimate,
 };
