@@ -414,13 +414,22 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             tokens: per_class[c as usize] * q_mid,
         })
         .collect();
-    // At most eight parts; an unstable sort keeps the wasm build small, and the class order breaks every tie.
-    mix.sort_unstable_by(|a, b| {
+    // At most eight parts: an insertion sort (the library's sorts cost the wasm build kilobytes), largest token
+    // share first, then most characters, then class order, which breaks every tie.
+    let after = |a: &MixPart, b: &MixPart| {
         b.tokens
             .total_cmp(&a.tokens)
             .then(b.chars.cmp(&a.chars))
             .then((a.class as usize).cmp(&(b.class as usize)))
-    });
+            .is_gt()
+    };
+    for i in 1..mix.len() {
+        let mut j = i;
+        while j > 0 && after(&mix[j - 1], &mix[j]) {
+            mix.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Estimate {
         tokens,
         low,
