@@ -2,7 +2,7 @@
 # Regenerates every calibration artefact from corpus/ with the real tokenizers:
 #   calibration/vendor-counts.tsv  (llama3, qwen3, deepseek-v3, gemini, gemma3, mistral-v1, claude-legacy; node)
 #   calibration/counts.tsv         (+ o200k and cl100k through tiktoken-rs)
-#   src/tables.rs                  (rates and bands, fitted on the `fit` split)
+#   src/tables.rs                  (rates, bands and characters per token, fitted on the `fit` split)
 #   calibration/REPORT.md          (accuracy on the held-out `eval` split)
 # Usage: bash calibration/regenerate.sh [--skip-vendors]
 set -euo pipefail

@@ -24,7 +24,7 @@ else
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(estimate_text headers classify stream_error request)
+    targets=(estimate_text headers classify stream_error request profile_json log_rows)
 fi
 
 cargo +nightly fuzz build -O || exit 1

@@ -11,8 +11,43 @@ export type ContentKind =
 
 export type CharClass = 'letters' | 'cjk' | 'digits' | 'punctuation' | 'whitespace' | 'symbols' | 'repeats' | 'control';
 
-/** Pick the profile by name or by model (`gpt-4o`, `claude-sonnet-4`, ...), not both; o200k when neither. */
-export type Which = { profile?: ProfileName | string; model?: never } | { model?: string; profile?: never };
+/** Pick the profile by name, by model (`gpt-4o`, `claude-sonnet-4`, ...) or as a profile loaded with `loadProfile`,
+ * not both; o200k when neither. */
+export type Which =
+  | { profile?: ProfileName | string | LoadedProfile; model?: never }
+  | { model?: string; profile?: never };
+
+/** A profile file: one fitted to your traffic by `llm-preflight calibrate`, or a shipped one (`profileJson`). */
+export interface ProfileFile {
+  format: 'llm-preflight-profile/1';
+  name: string;
+  base: ProfileName;
+  description?: string | null;
+  /** Tokens per count, for every feature the scanner counts. */
+  rates: Record<string, number>;
+  /** σ(L) = sqrt(spread[0] + spread[1] / L). */
+  spread: [number, number];
+  /** Per content kind: [m, z_lo, z_hi]. */
+  bands: Record<ContentKind, [number, number, number]>;
+  /** Per content kind: characters per token at p5, p50, p95. */
+  chars_per_token: Record<ContentKind, [number, number, number]>;
+  /** What it was fitted on (free-form). */
+  fitted?: unknown;
+}
+
+/** A profile loaded from a profile file. Pass it as `profile` wherever a profile is taken. */
+export interface LoadedProfile {
+  readonly name: string;
+  readonly base: ProfileName;
+  /** The profile file, as JSON text. */
+  toJson(): string;
+}
+
+/** Reads a profile file (JSON text or the parsed object); a bad file throws an Error naming the field. */
+export function loadProfile(file: string | ProfileFile): LoadedProfile;
+
+/** A shipped profile as a profile file (JSON text). */
+export function profileJson(name: ProfileName): string;
 
 export interface MixPart {
   class: CharClass;
@@ -29,7 +64,8 @@ export interface Estimate {
   /** Unicode scalar values. */
   chars: number;
   content: ContentKind;
-  profile: ProfileName;
+  /** The profile's name: a shipped one, or a loaded profile file's own name. */
+  profile: ProfileName | (string & {});
   /** Character classes present, largest token share first. */
   mix: MixPart[];
 }
@@ -115,7 +151,7 @@ export type Check =
 export type CheckResult = Check & { estimate: Estimate };
 
 export interface CheckOptions extends BudgetOptions {
-  profile?: ProfileName | string;
+  profile?: ProfileName | string | LoadedProfile;
   model?: string;
   api?: Api;
   remaining_tokens?: number;

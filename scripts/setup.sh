@@ -28,3 +28,11 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   # Without --locked if the locked build fails (a lock file naming a crate version the registry lacks).
   cargo install cargo-fuzz --locked || cargo install cargo-fuzz
 fi
+
+# The Redis ledger (feature redis): its tests and benchmark start their own redis-server on 127.0.0.1, so only the
+# binary is needed (Debian's package), never a running service.
+if ! command -v redis-server >/dev/null 2>&1; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update && $sudo apt-get install -y redis-server
+fi

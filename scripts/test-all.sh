@@ -7,9 +7,14 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 
+# The Redis ledger (feature redis, issue 9): lints with the feature on, then its tests, each against a redis-server of
+# its own on a free 127.0.0.1 port (scripts/setup.sh installs the binary; the tests fail, never skip, without it).
+cargo clippy -p llm-preflight --all-targets --features redis -- -D warnings
+cargo test --features redis --test redis_ledger
+
 # The npm package: build the wasm and its glue, the wasm-bindgen tests in node and headless Chromium, then the
-# packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, an esbuild bundle in
-# Chromium) and the example gateway against the fake upstream.
+# packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and
+# webpack bundles in Chromium) and the example gateway against the fake upstream.
 cargo build --bin llm-preflight
 (cd pkg && npm run build)
 bash pkg/scripts/test-wasm.sh

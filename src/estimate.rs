@@ -5,8 +5,8 @@
 //! calibration split of the corpus. See `calibration/README.md` for how the tables are made.
 
 use crate::profile::Profile;
+use crate::profile_file::Tables;
 use crate::scan::{Class, Features, Scanner, NF};
-use crate::tables;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -141,7 +141,8 @@ impl ContentKind {
             if script_share(f::ARABIC_CHARS) > 0.4 {
                 return ContentKind::Arabic;
             }
-            if script_share(f::INDIC_CHARS) > 0.4 {
+            let indic2: usize = (0..9).map(|b| v[f::INDIC2_CHARS + b] as usize).sum();
+            if script_share(f::INDIC_CHARS) + indic2 as f64 / letters.max(1.0) > 0.4 {
                 return ContentKind::Indic;
             }
             if script_share(f::GREEK_CHARS)
@@ -250,10 +251,48 @@ pub struct Estimate {
 /// assert!(est.low <= est.tokens && est.tokens <= est.high);
 /// assert_eq!(est.content.kind.name(), "prose");
 /// ```
-pub fn estimate(text: &str, profile: Profile) -> Estimate {
-    let mut e = Estimator::new(profile);
+///
+/// `profile` is a shipped [`Profile`] or a loaded [`crate::CustomProfile`] (`&custom`).
+pub fn estimate<'a>(text: &str, profile: impl Into<Tables<'a>>) -> Estimate {
+    let t = profile.into();
+    let mut e = Estimator::new(t.base());
     e.update(text);
-    e.finish()
+    e.finish_as(t)
+}
+
+/// Prices a text known only by its length and kind, from the characters per token measured for that kind: the
+/// median is `chars / p50`, the band `chars / p95 ..= chars / p5`. Much wider than an estimate from the text
+/// itself; for gateways that log lengths, not text.
+pub fn estimate_chars<'a>(
+    chars: u64,
+    kind: ContentKind,
+    profile: impl Into<Tables<'a>>,
+) -> Estimate {
+    let t = profile.into();
+    let [p5, p50, p95] = t.chars_per_token(kind);
+    let (tokens, low, high) = if chars == 0 || kind == ContentKind::Empty {
+        (0, 0, 0)
+    } else {
+        let c = chars as f64;
+        let clamp = |x: f64| (x.max(1.0) as u64).min(chars.saturating_mul(4));
+        let tokens = clamp((c / p50).round());
+        (
+            tokens,
+            clamp((c / p95).floor()).min(tokens),
+            clamp((c / p5).ceil()).max(tokens),
+        )
+    };
+    Estimate {
+        tokens,
+        low,
+        high,
+        chars,
+        content: Content {
+            kind,
+            mix: Vec::new(),
+        },
+        profile: t.base(),
+    }
 }
 
 /// Streaming estimation: feed text (or raw bytes) as it arrives; memory stays constant whatever the length.
@@ -285,6 +324,11 @@ impl Estimator {
         self
     }
 
+    /// The scanner's counts so far (what the estimate is priced from).
+    pub fn features(&self) -> Features {
+        self.scanner.features()
+    }
+
     /// True once any invalid UTF-8 was replaced.
     pub fn saw_invalid_utf8(&self) -> bool {
         self.scanner.saw_invalid_utf8()
@@ -295,9 +339,9 @@ impl Estimator {
         from_features(&self.scanner.features(), self.profile)
     }
 
-    /// The same text's estimate under another profile (the counts do not depend on the profile).
-    pub fn finish_as(&self, profile: Profile) -> Estimate {
-        from_features(&self.scanner.features(), profile)
+    /// The same text's estimate under another profile, shipped or custom (the counts do not depend on it).
+    pub fn finish_as<'a>(&self, profile: impl Into<Tables<'a>>) -> Estimate {
+        price(&self.scanner.features(), profile.into())
     }
 }
 
@@ -308,21 +352,19 @@ fn rate<W: Copy + Into<f64>>(w: &[W], i: usize) -> f64 {
 }
 
 /// The linear part of the model: Σ rate × count, before the per-kind correction.
-pub fn linear(x: &Features, profile: Profile) -> f64 {
-    let w = tables::WEIGHTS[profile as usize];
+pub fn linear<'a>(x: &Features, profile: impl Into<Tables<'a>>) -> f64 {
+    let w = profile.into().weights;
     (0..NF).map(|i| rate(w, i) * x.v[i] as f64).sum()
 }
 
 /// Prices counted features for a profile. Exposed for tools that scan once and price many ways.
 pub fn from_features(x: &Features, profile: Profile) -> Estimate {
-    let p = profile as usize;
-    from_features_with(
-        x,
-        profile,
-        tables::WEIGHTS[p],
-        tables::BANDS[p],
-        tables::SPREAD[p],
-    )
+    price(x, profile.into())
+}
+
+/// Prices counted features with a profile's tables, shipped or custom.
+pub fn price(x: &Features, t: Tables<'_>) -> Estimate {
+    from_features_with(x, t.base, t.weights, t.bands, t.spread)
 }
 
 /// Prices counted features with given tables (the calibration tool tries candidate tables through this;
@@ -372,13 +414,22 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             tokens: per_class[c as usize] * q_mid,
         })
         .collect();
-    // At most eight parts; an unstable sort keeps the wasm build small, and the class order breaks every tie.
-    mix.sort_unstable_by(|a, b| {
+    // At most eight parts: an insertion sort (the library's sorts cost the wasm build kilobytes), largest token
+    // share first, then most characters, then class order, which breaks every tie.
+    let after = |a: &MixPart, b: &MixPart| {
         b.tokens
             .total_cmp(&a.tokens)
             .then(b.chars.cmp(&a.chars))
             .then((a.class as usize).cmp(&(b.class as usize)))
-    });
+            .is_gt()
+    };
+    for i in 1..mix.len() {
+        let mut j = i;
+        while j > 0 && after(&mix[j - 1], &mix[j]) {
+            mix.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Estimate {
         tokens,
         low,

@@ -25,15 +25,20 @@ pub mod estimate;
 #[cfg(feature = "exact")]
 pub mod exact;
 pub mod profile;
+pub mod profile_file;
 pub mod scan;
 #[rustfmt::skip]
 mod tables;
 
-pub use estimate::{estimate, Content, ContentKind, Estimate, Estimator, MixPart};
+pub use estimate::{estimate, estimate_chars, Content, ContentKind, Estimate, Estimator, MixPart};
 pub use profile::{Profile, UnknownProfile};
+pub use profile_file::{CustomProfile, ProfileFileError, Tables};
 pub use scan::Class;
 
+#[cfg(feature = "drill")]
+pub mod drill;
 pub mod headers;
 pub mod preflight;
 pub mod refusal;
 pub mod retry;
+pub mod traffic;

@@ -1085,7 +1085,14 @@ fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body: &str) -> R
         r.retryable = false;
     } else {
         r.kind = RefusalKind::Other;
-        r.retryable = matches!(status_or, Some(408 | 500 | 502 | 503 | 504));
+        // A server-side failure is worth another try, whether its status says so or it arrived as an error frame
+        // inside a 200 stream (`{"type": "server_error"}`, Anthropic's `api_error`).
+        r.retryable = matches!(status_or, Some(408 | 500 | 502 | 503 | 504))
+            || code_is("server_error")
+            || code_is("internal_error")
+            || code_is("internal_server_error")
+            || code_is("api_error")
+            || code_is("internal");
     }
 
     // The wait: headers first, then the body, then the reset of the exhausted dimension.

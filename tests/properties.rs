@@ -106,6 +106,18 @@ proptest! {
             prop_assert!(e.low >= 1);
             prop_assert!(e.high <= s.len() as u64 + 1);
         }
+        // The mix: every class present once, characters adding up, largest token share first (then most
+        // characters, then class order).
+        let m = &e.content.mix;
+        prop_assert_eq!(m.iter().map(|p| p.chars).sum::<u64>(), e.chars);
+        for w in m.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            prop_assert!(
+                a.tokens > b.tokens
+                    || (a.tokens == b.tokens && (a.chars > b.chars || (a.chars == b.chars && (a.class as usize) < (b.class as usize)))),
+                "{m:?}"
+            );
+        }
     }
 
     /// Any split of the text on character boundaries, fed through `update`, gives the whole text's estimate.

@@ -589,3 +589,19 @@ fn explain_prints_the_contract_keys_in_order() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+#[test]
+fn a_server_error_frame_inside_a_200_stream_is_worth_a_retry() {
+    // The shape the ceiling drill's simulated provider sends, and OpenAI streams when generation fails: the status
+    // line said 200, the error frame says the server failed. Before any content it is safe to send again.
+    let openai = "data: {\"error\": {\"message\": \"The server had an error while processing your request. Sorry about that!\", \"type\": \"server_error\", \"param\": null, \"code\": null}}\n\n";
+    let r = classify(Some(200), std::iter::empty::<(&str, &str)>(), openai, 0);
+    assert_eq!(r.kind, RefusalKind::Other);
+    assert!(r.retryable && !r.output_delivered, "{r:?}");
+    let anthropic = "event: message_start\ndata: {\"type\": \"message_start\", \"message\": {\"id\": \"msg_1\"}}\n\nevent: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"api_error\", \"message\": \"Internal server error\"}}\n\n";
+    let r = classify(Some(200), std::iter::empty::<(&str, &str)>(), anthropic, 0);
+    assert!(r.retryable, "{r:?}");
+    // An invalid request stays final, however it arrives.
+    let bad = "data: {\"error\": {\"message\": \"Invalid 'messages'\", \"type\": \"invalid_request_error\"}}\n\n";
+    assert!(!classify(Some(200), std::iter::empty::<(&str, &str)>(), bad, 0).retryable);
+}

@@ -580,6 +580,9 @@ pub struct Tables {
     pub weights: [[f64; NF]; 9],
     /// Band models per profile.
     pub bands: [BandModel; 9],
+    /// Per profile, per detected kind: characters per token at p5, p50 and p95 on the fit split (what a gateway
+    /// that logs only lengths can price with; see `chars_per_token_table`).
+    pub chars_per_token: [[[f64; 3]; ContentKind::COUNT]; 9],
 }
 
 /// Every band end is pushed this much further out, beyond what covers the fit split: the fit split's most extreme
@@ -606,7 +609,44 @@ pub fn fit_all(prepared: &[Prepared]) -> Tables {
         weights[p] = w;
         bands[p] = fit_band_model(&residuals_oof(&fit, p), FIT_COVERAGE);
     }
-    Tables { weights, bands }
+    let mut chars_per_token = [[[0.0; 3]; ContentKind::COUNT]; 9];
+    for (p, cpt) in chars_per_token.iter_mut().enumerate() {
+        *cpt = chars_per_token_table(&fit, p);
+    }
+    Tables {
+        weights,
+        bands,
+        chars_per_token,
+    }
+}
+
+/// Fewest samples of a kind whose own characters-per-token quantiles are used; a kind with fewer takes the
+/// quantiles of every sample pooled (and `empty` has no text to price).
+pub const MIN_KIND_SAMPLES: usize = 8;
+
+/// Characters per token at p5, p50 and p95 for each detected kind, over one profile's samples.
+pub fn chars_per_token_table(data: &[&Prepared], p: usize) -> [[f64; 3]; ContentKind::COUNT] {
+    let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
+    let mut all = Vec::new();
+    for d in data {
+        if let Some(t) = d.row.truth[p].filter(|&t| t > 0) {
+            let r = d.x.chars as f64 / t as f64;
+            by_kind[ContentKind::detect(&d.x) as usize].push(r);
+            all.push(r);
+        }
+    }
+    let q3 = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        [0.05, 0.5, 0.95].map(|q| round6(quantile(v, q)))
+    };
+    let pooled = q3(&mut all);
+    let mut out = [pooled; ContentKind::COUNT];
+    for (k, v) in by_kind.iter_mut().enumerate() {
+        if v.len() >= MIN_KIND_SAMPLES {
+            out[k] = q3(v);
+        }
+    }
+    out
 }
 
 /// Renders `src/tables.rs`.
@@ -656,6 +696,28 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
             lit(bm.spread[1]),
             Profile::ALL[p].name()
         );
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// Per profile, per detected content kind: characters per token `[p5, p50, p95]` on the fit split (kinds with\n");
+    let _ = writeln!(
+        s,
+        "/// fewer than {MIN_KIND_SAMPLES} samples take every sample's). Prices a text known only by its length."
+    );
+    s.push_str("pub(crate) const CHARS_PER_TOKEN: [[[f32; 3]; 17]; 9] = [\n");
+    for (p, cpt) in t.chars_per_token.iter().enumerate() {
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        s.push_str("    [\n");
+        for (k, c) in cpt.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "        [{}, {}, {}], // {}",
+                lit(c[0]),
+                lit(c[1]),
+                lit(c[2]),
+                ContentKind::ALL[k].name()
+            );
+        }
+        s.push_str("    ],\n");
     }
     s.push_str("];\n");
     s

@@ -8,7 +8,7 @@
 // Every upstream answer's rate-limit headers are read into the ledger, and the reservation is settled against
 // the reported usage (or released when the upstream refused).
 import { createServer } from 'node:http';
-import { Ledger, AdmissionQueue, estimateRequest, classifyResponse, parseRateLimitHeaders } from 'llm-preflight';
+import { Ledger, AdmissionQueue, estimateRequest, classifyResponse } from 'llm-preflight';
 
 export function createGateway({ upstream, budget, maxQueueMs = 30_000, deadlineMs = 20_000, policy = 'conservative' }) {
   const ledger = new Ledger(budget);
@@ -30,16 +30,17 @@ export function createGateway({ upstream, budget, maxQueueMs = 30_000, deadlineM
         body,
       });
       const text = await up.text();
-      // The upstream's numbers replace the ledger's only when they cannot be stale: with other requests in
-      // flight, a response's `remaining` predates some of them, and replacing the local state with it would count
-      // their capacity twice (the core's Ledger.observe takes the provider as the authority). A 429 always counts.
-      stats.last_headers = ledger.inFlight <= 1 || up.status === 429 ? ledger.observe(up.headers) : parseRateLimitHeaders(up.headers);
+      // Settle first, then read the headers: the reservation gives back what the provider did not use, and the
+      // provider's numbers (which already count this request) are applied to a ledger that no longer holds it.
+      // With other requests still in flight the core keeps the lower of its own level and the reported one, so a
+      // response that predates them cannot hand their capacity out twice.
       if (up.ok) {
         try { reservation.settle(text); } catch { reservation.release(); }
       } else {
         reservation.release();
         if (up.status === 429) stats.upstream_429++;
       }
+      stats.last_headers = ledger.observe(up.headers);
       const headers = { 'content-type': up.headers.get('content-type') ?? 'application/json' };
       for (const [n, v] of up.headers) if (n.startsWith('x-ratelimit-') || n === 'retry-after') headers[n] = v;
       if (!up.ok) headers['x-preflight-refusal'] = classifyResponse({ status: up.status, headers: up.headers, body: text }).kind;

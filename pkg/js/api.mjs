@@ -145,21 +145,76 @@ export function makeApi(w, loadLazy) {
     return JSON.parse(text, (k, v) => (v !== null && typeof v === 'object' && '\u0000' in v ? floats[v['\u0000']] : v));
   }
 
+  /** A profile file loaded with `loadProfile`: its wasm handle, kept out of reach of callers. */
+  const handles = new WeakMap();
+
+  class LoadedProfile {
+    constructor(h) {
+      handles.set(this, h);
+      this.name = h.name();
+      this.base = h.base();
+      Object.freeze(this);
+    }
+    /** The profile file, as JSON text. */
+    toJson() {
+      return handle(this).toJson();
+    }
+  }
+
+  function handle(p) {
+    const h = handles.get(p);
+    if (!h) fail('profile must be a profile name or a profile returned by loadProfile()');
+    return h;
+  }
+
+  /** Reads a profile file (JSON text or the parsed object): one fitted by `llm-preflight calibrate`, or a shipped
+   * one from `profileJson(name)`. Bad files throw, naming the field. */
+  function loadProfile(file) {
+    const text = typeof file === 'string' ? file : isPlainObject(file) ? json(file, 'profile file') : fail(`profile file must be JSON text or an object, got ${typeName(file)}`);
+    return new LoadedProfile(j().LoadedProfile.fromJson(text));
+  }
+
+  /** A shipped profile as a profile file (JSON text). */
+  function profileJson(name) {
+    return j().profileJson(str(name, 'profile'));
+  }
+
+  /** `{loaded}` for a loaded profile, else `{profile, model}` names. */
+  function which(o) {
+    if (o.profile instanceof LoadedProfile) {
+      if (o.model !== undefined && o.model !== null) fail('give either `profile` or `model`, not both');
+      return { loaded: handle(o.profile) };
+    }
+    return { profile: optStr(o.profile, 'profile'), model: optStr(o.model, 'model') };
+  }
+
+  function feed(e, text) {
+    for (let i = 0; i < text.length; ) {
+      let j = Math.min(i + CHUNK, text.length);
+      const c = text.charCodeAt(j - 1);
+      if (j < text.length && c >= 0xd800 && c <= 0xdbff) j -= 1; // keep a surrogate pair together
+      e.update(text.slice(i, j));
+      i = j;
+    }
+  }
+
   function estimate(text, opts) {
     str(text, 'text');
-    const o = options(opts, 'estimate options', ['profile', 'model']);
-    const profile = optStr(o.profile, 'profile');
-    const model = optStr(o.model, 'model');
+    const { loaded, profile, model } = which(options(opts, 'estimate options', ['profile', 'model']));
+    if (loaded) {
+      if (text.length <= CHUNK) return JSON.parse(loaded.estimate(text));
+      const e = loaded.estimator();
+      try {
+        feed(e, text);
+        return JSON.parse(e.finish());
+      } finally {
+        e.free();
+      }
+    }
     if (text.length <= CHUNK) return parse(w.estimate(text, profile, model));
     const e = new w.Estimator(profile, model);
     try {
-      for (let i = 0; i < text.length; ) {
-        let j = Math.min(i + CHUNK, text.length);
-        const c = text.charCodeAt(j - 1);
-        if (j < text.length && c >= 0xd800 && c <= 0xdbff) j -= 1; // keep a surrogate pair together
-        e.update(text.slice(i, j));
-        i = j;
-      }
+      feed(e, text);
       return parse(e.finish());
     } finally {
       e.free();
@@ -168,9 +223,11 @@ export function makeApi(w, loadLazy) {
 
   class Estimator {
     #e;
+    #loaded;
     constructor(opts) {
-      const o = options(opts, 'Estimator options', ['profile', 'model']);
-      this.#e = new w.Estimator(optStr(o.profile, 'profile'), optStr(o.model, 'model'));
+      const { loaded, profile, model } = which(options(opts, 'Estimator options', ['profile', 'model']));
+      this.#loaded = !!loaded;
+      this.#e = loaded ? loaded.estimator() : new w.Estimator(profile, model);
     }
     update(chunk) {
       if (chunk instanceof Uint8Array) {
@@ -188,7 +245,7 @@ export function makeApi(w, loadLazy) {
       return this;
     }
     finish() {
-      return parse(this.#e.finish());
+      return this.#loaded ? JSON.parse(this.#e.finish()) : parse(this.#e.finish());
     }
     free() {
       this.#e.free();
@@ -204,7 +261,10 @@ export function makeApi(w, loadLazy) {
   function estimateRequest(requestBody, opts) {
     const o = options(opts, 'estimateRequest options', ['profile', 'model', 'api']);
     const text = body(requestBody, 'request body');
-    const ro = { profile: optStr(o.profile, 'profile'), model: optStr(o.model, 'model'), api: optStr(o.api, 'api') };
+    const { loaded, profile, model } = which(o);
+    const api = optStr(o.api, 'api');
+    if (loaded) return JSON.parse(loaded.estimateRequest(text, json({ api }, 'estimateRequest options')));
+    const ro = { profile, model, api };
     return JSON.parse(j().estimateRequest(text, json(ro, 'estimateRequest options')));
   }
 
@@ -221,19 +281,23 @@ export function makeApi(w, loadLazy) {
     delete o.request;
     const text = isRequest ? body(input, 'request body') : input;
     const t = time(now);
-    const profile = optStr(o.profile, 'profile');
-    const model = optStr(o.model, 'model');
+    const { loaded, profile, model } = which(o);
     const api = optStr(o.api, 'api');
     let cost = new Float64Array(0);
     let rc;
     if (isRequest) {
       // The request's cost from the JSON module; the verdict from the core module.
       const ro = { profile, model, api };
-      rc = JSON.parse(j().requestCost(text, json(ro, 'check options')));
+      rc = JSON.parse(loaded ? loaded.requestCost(text, json({ api }, 'check options')) : j().requestCost(text, json(ro, 'check options')));
       cost = costArray(rc);
+    } else if (loaded) {
+      // A loaded profile prices the text here; the verdict is the same core check.
+      const e = JSON.parse(loaded.estimate(text));
+      rc = { estimate: e };
+      cost = costArray({ ...e, max_output: null, incomplete: false });
     }
     const out = JSON.parse(j().check(
-      isRequest ? '' : text, cost, optStr(o.provider, 'provider'), limits(o), profile, model,
+      rc ? '' : text, cost, optStr(o.provider, 'provider'), limits(o), profile, model,
       optNum(o.remaining_tokens, 'remaining_tokens'), optNum(o.remaining_requests, 'remaining_requests'),
       optStr(o.reset_tokens, 'reset_tokens'), optStr(o.reset_requests, 'reset_requests'), headerPairs(o.headers),
       optNum(o.max_tokens, 'max_tokens'), optStr(o.policy, 'policy'), t,
@@ -425,6 +489,8 @@ export function makeApi(w, loadLazy) {
   return {
     estimate,
     Estimator,
+    loadProfile,
+    profileJson,
     estimateRequest,
     check,
     parseRateLimitHeaders,

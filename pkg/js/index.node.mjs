@@ -2,7 +2,8 @@
 import api from './index.node.cjs';
 
 export const {
-  estimate, Estimator, estimateRequest, check, parseRateLimitHeaders, classifyResponse, classifyStreamChunk,
+  estimate, Estimator, loadProfile, profileJson, estimateRequest, check, parseRateLimitHeaders, classifyResponse,
+  classifyStreamChunk,
   explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue,
 } = api;
 export default api;

@@ -13,7 +13,8 @@ const api = makeApi(w, () => {
 });
 
 export const {
-  estimate, Estimator, estimateRequest, check, parseRateLimitHeaders, classifyResponse, classifyStreamChunk,
+  estimate, Estimator, loadProfile, profileJson, estimateRequest, check, parseRateLimitHeaders, classifyResponse,
+  classifyStreamChunk,
   explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue,
 } = api;
 export default api;

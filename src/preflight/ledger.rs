@@ -100,6 +100,24 @@ impl Usage {
     }
 }
 
+impl Usage {
+    /// What the usage counts in every rate dimension (indexed by slot): one request, the tokens per dimension.
+    pub(crate) fn per_slot(&self) -> [u64; 6] {
+        let mut used = [0u64; 6];
+        let total = self.input_tokens.saturating_add(self.output_tokens);
+        for d in Dimension::RATES {
+            used[d.slot()] = match d {
+                Dimension::Requests | Dimension::RequestsPerDay => 1,
+                Dimension::Tokens | Dimension::TokensPerDay => total,
+                Dimension::InputTokens => self.input_tokens,
+                Dimension::OutputTokens => self.output_tokens,
+                Dimension::Context => 0,
+            };
+        }
+        used
+    }
+}
+
 /// How a settled reservation compared with what was used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Settled {
@@ -109,6 +127,18 @@ pub struct Settled {
     pub used: u64,
     /// `reserved - used`, given back to the bucket (negative: usage above the reservation, taken as well).
     pub refunded: i64,
+}
+
+impl Settled {
+    /// The comparison in the tokens-per-minute slot, from what was reserved and used per slot.
+    pub(crate) fn of(needs: &[u64; 6], used: &[u64; 6]) -> Settled {
+        let slot = Dimension::Tokens.slot();
+        Settled {
+            reserved: needs[slot],
+            used: used[slot],
+            refunded: needs[slot] as i64 - used[slot] as i64,
+        }
+    }
 }
 
 /// Capacity held for one admitted request. Settle it or release it; dropping it releases it.
@@ -280,24 +310,9 @@ impl Reservation {
     /// what was used beyond it).
     pub fn settle(mut self, usage: Usage, now_ms: u64) -> Settled {
         self.done = true;
-        let mut used = [0u64; 6];
-        let total = usage.input_tokens.saturating_add(usage.output_tokens);
-        for d in Dimension::RATES {
-            used[d.slot()] = match d {
-                Dimension::Requests | Dimension::RequestsPerDay => 1,
-                Dimension::Tokens | Dimension::TokensPerDay => total,
-                Dimension::InputTokens => usage.input_tokens,
-                Dimension::OutputTokens => usage.output_tokens,
-                Dimension::Context => 0,
-            };
-        }
+        let used = usage.per_slot();
         self.ledger.finish(&self.needs, Some(&used), now_ms);
-        let slot = Dimension::Tokens.slot();
-        Settled {
-            reserved: self.needs[slot],
-            used: used[slot],
-            refunded: self.needs[slot] as i64 - used[slot] as i64,
-        }
+        Settled::of(&self.needs, &used)
     }
 
     /// The request failed before the provider counted it (connection refused, a 429): give everything back.

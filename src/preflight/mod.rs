@@ -23,6 +23,8 @@ use std::fmt;
 pub mod budget;
 pub mod ledger;
 pub mod queue;
+#[cfg(all(feature = "redis", not(target_arch = "wasm32")))]
+pub mod redis_ledger;
 pub mod request;
 pub mod route;
 pub mod state;
@@ -31,7 +33,14 @@ pub mod verdict;
 pub use budget::{AbsentCap, Budget, Provider, ReservationProfile};
 pub use ledger::{Ledger, Refused, Reservation, Settled, Usage};
 pub use queue::{AdmissionQueue, Offer, Poll, Shed, ShedReason};
-pub use request::{estimate_request, estimate_request_value, Api, RequestEstimate};
+#[cfg(all(feature = "redis", not(target_arch = "wasm32")))]
+pub use redis_ledger::{
+    Decision, Denied, Folded, LedgerStats, Mode, OnUnavailable, RedisLedger, RedisLedgerError,
+    RedisOptions, RedisReservation, RedisSettled, SharedSnapshot, TimeSource,
+};
+pub use request::{
+    estimate_request, estimate_request_priced, estimate_request_value, Api, RequestEstimate,
+};
 pub use route::{route, Candidate, PassReason, PassedOver, Route};
 pub use state::{Bucket, Observation, Observed, State};
 pub use verdict::{check, Band, Check, Cost, Summary, Verdict, VerdictKind};
@@ -212,9 +221,15 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Whether a float is a whole number from 0 to 9·10^15 (exact in an f64): the rule every count and limit from
+/// JSON or JavaScript must meet. Bindings check it before formatting a rejected value their own way.
+pub fn is_whole_count(value: f64) -> bool {
+    value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= 9.0e15
+}
+
 /// Validates a limit given as a float (from JSON, JavaScript or a config file): a whole number ≥ 1.
 pub fn limit_from_f64(dimension: Dimension, value: f64) -> Result<u64, Error> {
-    if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > 9.0e15 {
+    if !is_whole_count(value) {
         return Err(Error::InvalidLimit {
             dimension,
             value: value.to_string(),
@@ -228,7 +243,7 @@ pub fn limit_from_f64(dimension: Dimension, value: f64) -> Result<u64, Error> {
 
 /// Validates a count given as a float (remaining tokens, reported usage): a whole number ≥ 0.
 pub fn count_from_f64(what: &str, value: f64) -> Result<u64, Error> {
-    if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > 9.0e15 {
+    if !is_whole_count(value) {
         return Err(Error::InvalidCount {
             what: what.to_string(),
             value: value.to_string(),

@@ -40,6 +40,7 @@ use super::verdict::{Band, Cost};
 use super::{count_from_f64, Error};
 use crate::estimate::{Estimate, Estimator};
 use crate::profile::Profile;
+use crate::profile_file::Tables;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -199,6 +200,16 @@ pub fn estimate_request_value(
     api: Option<Api>,
     profile: Option<Profile>,
 ) -> Result<RequestEstimate, Error> {
+    estimate_request_priced(body, api, profile.map(Tables::from))
+}
+
+/// Estimates a request body already parsed, priced with the given tables (a shipped profile's or a
+/// [`crate::CustomProfile`]'s); `None` picks the profile from the body's `model`, else the API's default.
+pub fn estimate_request_priced(
+    body: &Value,
+    api: Option<Api>,
+    tables: Option<Tables<'_>>,
+) -> Result<RequestEstimate, Error> {
     if !body.is_object() {
         return Err(shape("", "a JSON object (a request body)"));
     }
@@ -216,12 +227,16 @@ pub fn estimate_request_value(
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(shape("/model", "a string")),
     };
-    let profile = profile
-        .or_else(|| model.as_deref().and_then(|m| Profile::for_model(m).ok()))
-        .unwrap_or(api.default_profile());
+    let tables = tables.unwrap_or_else(|| {
+        model
+            .as_deref()
+            .and_then(|m| Profile::for_model(m).ok())
+            .unwrap_or(api.default_profile())
+            .into()
+    });
     let mut w = Walker {
-        cl100k: profile == Profile::Cl100k,
-        est: Estimator::new(profile),
+        cl100k: tables.base() == Profile::Cl100k,
+        est: Estimator::new(tables.base()),
         overhead: 0,
         media: 0,
         messages: 0,
@@ -253,7 +268,7 @@ pub fn estimate_request_value(
             )?
         }
     };
-    let mut estimate = w.est.finish();
+    let mut estimate = w.est.finish_as(tables);
     let extra = w.overhead + w.media;
     estimate.tokens += extra;
     estimate.low += extra;

@@ -234,6 +234,15 @@ impl State {
         self.buckets.get(dimension.slot()).and_then(Option::as_ref)
     }
 
+    /// Replaces (or removes) the bucket of a rate dimension: how a state stored elsewhere (the Redis ledger) is
+    /// loaded back. The context window has no bucket and is left alone.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn set_bucket(&mut self, dimension: Dimension, bucket: Option<Bucket>) {
+        if let Some(slot) = self.buckets.get_mut(dimension.slot()) {
+            *slot = bucket;
+        }
+    }
+
     pub(crate) fn bucket_mut(&mut self, dimension: Dimension) -> Option<&mut Bucket> {
         self.buckets
             .get_mut(dimension.slot())

@@ -12,6 +12,8 @@ const el = {
   clear: $('clear'),
   status: $('input-status'),
   profile: $('profile'),
+  profileFile: $('profile-file'),
+  profileStatus: $('profile-status'),
   provider: $('provider'),
   tpm: $('tpm'),
   rpm: $('rpm'),
@@ -42,6 +44,11 @@ for (const p of PROFILES) {
   el.profile.append(o);
 }
 el.profile.value = 'o200k';
+
+/** Profiles loaded from files, by their option's value (`file:<name>`). */
+const loadedProfiles = new Map();
+/** What to price with: a shipped profile's name, or a loaded profile. */
+const pricing = () => loadedProfiles.get(el.profile.value) ?? el.profile.value;
 
 const mode = () => document.querySelector('input[name="mode"]:checked').value;
 
@@ -86,7 +93,9 @@ function guarded(fn) {
 const update = guarded(function update() {
   const t0 = performance.now();
   const text = el.prompt.value;
-  const profile = el.profile.value;
+  const pr = pricing();
+  // The tokenizer family: a loaded profile's base (for the exact count and the table's highlighted row).
+  const profile = typeof pr === 'string' ? pr : pr.base;
   const isRequest = mode() === 'request';
   let est = null;
   let req = null;
@@ -104,11 +113,11 @@ const update = guarded(function update() {
   } else {
     try {
       if (isRequest) {
-        req = lp.estimateRequest(text, { profile });
+        req = lp.estimateRequest(text, { profile: pr });
         est = req.estimate;
       }
       if (opts) {
-        check = lp.check(text, { ...opts, profile, request: isRequest });
+        check = lp.check(text, { ...opts, profile: pr, request: isRequest });
         if (!est) est = check.estimate;
       }
     } catch (e) {
@@ -116,7 +125,7 @@ const update = guarded(function update() {
     }
     if (!est && !isRequest) {
       try {
-        est = lp.estimate(text, { profile });
+        est = lp.estimate(text, { profile: pr });
       } catch (e) {
         problem = problem ?? errorMessage(e);
       }
@@ -138,7 +147,8 @@ const update = guarded(function update() {
   updates += 1;
   document.body.dataset.updates = String(updates);
   document.body.dataset.updateMs = (performance.now() - t0).toFixed(1);
-  table.start({ text, profile, isRequest, est, failed: isRequest && !req });
+  // The table shows the shipped profiles; a loaded profile's estimate is not any of its rows.
+  table.start({ text, profile: typeof pr === 'string' ? pr : null, isRequest, est, failed: isRequest && !req });
   if (exact.on) scheduleExact();
 });
 
@@ -228,6 +238,29 @@ async function loadFile(file) {
 }
 
 el.file.addEventListener('change', () => loadFile(el.file.files[0]));
+
+el.profileFile.addEventListener('change', async () => {
+  const file = el.profileFile.files[0];
+  if (!file) return;
+  try {
+    const p = lp.loadProfile(await file.text());
+    const value = `file:${p.name}`;
+    let o = [...el.profile.options].find((x) => x.value === value);
+    if (!o) {
+      o = document.createElement('option');
+      o.value = value;
+      el.profile.append(o);
+    }
+    o.textContent = `${p.name}: from ${file.name} (base ${p.base})`;
+    loadedProfiles.set(value, p);
+    el.profile.value = value;
+    draw.setText(el.profileStatus, `Loaded profile ${p.name} (base ${p.base}) from ${file.name}; estimates now use its rates and bands.`);
+  } catch (e) {
+    draw.setText(el.profileStatus, `Could not load ${file.name} as a profile: ${errorMessage(e)}`);
+  }
+  el.profileFile.value = '';
+  update();
+});
 // A file dropped anywhere on the page goes into the prompt (instead of the browser opening it).
 document.addEventListener('dragover', (e) => e.preventDefault());
 document.addEventListener('drop', (e) => {

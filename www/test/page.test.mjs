@@ -520,3 +520,33 @@ test('a file opened or dropped is estimated', async () => {
   await assertClean(tab, 'files');
   await page.close();
 });
+
+test('a profile file fitted to one\'s own traffic is loaded and used; a bad one is explained', async () => {
+  const tab = await open();
+  const { page } = tab;
+  // A stand-in for `llm-preflight calibrate -o`: the shipped llama3 profile with every rate 30% heavier.
+  const file = JSON.parse(lp.profileJson('llama3'));
+  file.name = 'acme-traffic';
+  for (const k of Object.keys(file.rates)) file.rates[k] *= 1.3;
+  const mine = lp.loadProfile(file);
+  const text = SAMPLES.prose.repeat(10);
+  await setPrompt(page, text);
+  await andUpdate(page, () => page.setInputFiles('#profile-file', { name: 'acme.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) }));
+  assert.equal(await page.$eval('#profile', (s) => s.value), 'file:acme-traffic');
+  assert.match(await textOf(page, '#profile-status'), /Loaded profile acme-traffic \(base llama3\)/);
+  const e = lp.estimate(text, { profile: mine });
+  assert.deepEqual(await shown(page), { tokens: e.tokens, low: e.low, high: e.high, chars: e.chars, content: e.content });
+  assert.ok(e.tokens > lp.estimate(text, { profile: 'llama3' }).tokens);
+  // The verdict is decided on the loaded profile's estimate.
+  await setField(page, '#tpm', String(e.tokens - 1));
+  assert.equal(await page.$eval('#verdict', (x) => x.dataset.verdict), 'never_sendable');
+  // A broken file is explained and the page keeps working with what was chosen.
+  await andUpdate(page, () => page.setInputFiles('#profile-file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "llm-preflight-profile/1", "name": "x"}') }));
+  assert.match(await textOf(page, '#profile-status'), /Could not load broken\.json as a profile: .*lacks \/base/);
+  assert.equal(await page.$eval('#profile', (s) => s.value), 'file:acme-traffic');
+  // Back to a shipped profile.
+  await selectProfile(page, 'llama3');
+  assert.equal((await shown(page)).tokens, lp.estimate(text, { profile: 'llama3' }).tokens);
+  await assertClean(tab, 'profile file');
+  await page.close();
+});

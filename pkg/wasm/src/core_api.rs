@@ -1,7 +1,7 @@
 //! The lazy module's preflight exports: checks, headers, the ledger and the queue. Arguments are plain numbers,
 //! strings and arrays; results are JSON text.
 
-use crate::{dimension_of, err, js_string, ms, profile_of, valid_count, EstimateOut, JsResult};
+use crate::{dimension_of, err, js_string, ms, profile_of, EstimateOut, JsResult};
 use llm_preflight::headers::{parse_duration_ms, RateLimitSnapshot};
 use llm_preflight::preflight::{
     self, AdmissionQueue as CoreQueue, Band, Budget, Check, Cost, Dimension, Ledger as CoreLedger,
@@ -59,7 +59,7 @@ fn budget(provider: Option<&str>, limits: &[f64]) -> JsResult<Budget> {
             continue;
         }
         // `Budget::try_with`'s rule, with the rejected value written by JavaScript (see `ms`).
-        if !valid_count(v) {
+        if !llm_preflight::preflight::is_whole_count(v) {
             return Err(err(preflight::Error::InvalidLimit {
                 dimension: d,
                 value: js_string(v),

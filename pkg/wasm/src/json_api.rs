@@ -2,9 +2,10 @@
 //! refusals, usage blocks). The JavaScript wrapper loads this module on first use of one of them.
 
 use crate::{api_of, err, ms, profile_of, EstimateOut, JsResult};
-use llm_preflight::preflight::{estimate_request, Api, Usage};
+use llm_preflight::preflight::{estimate_request, estimate_request_priced, Api, Usage};
 use llm_preflight::refusal::{self, Refusal, RefusalKind};
 use llm_preflight::retry;
+use llm_preflight::{CustomProfile, Estimate, Estimator as CoreEstimator, Profile};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -40,21 +41,44 @@ struct RequestOut<'a> {
     unpriced: &'a [String],
 }
 
-fn request(body: &str, options: &str) -> JsResult<llm_preflight::preflight::RequestEstimate> {
+fn request(
+    body: &str,
+    options: &str,
+    loaded: Option<&CustomProfile>,
+) -> JsResult<llm_preflight::preflight::RequestEstimate> {
     let o: RequestOpts = opts("estimateRequest options", options)?;
     let p = profile_of(o.profile.as_deref(), o.model.as_deref())?;
     let api = o.api.as_deref().map(api_of).transpose()?;
-    estimate_request(body, api, p).map_err(err)
+    match loaded {
+        None => estimate_request(body, api, p).map_err(err),
+        Some(c) => {
+            let v: Value = serde_json::from_str(body)
+                .map_err(|e| err(llm_preflight::preflight::Error::NotJson(e.to_string())))?;
+            estimate_request_priced(&v, api, Some(c.tables())).map_err(err)
+        }
+    }
+}
+
+/// The profile name an estimate is reported under: the loaded profile's, else the estimate's own.
+fn name_of<'a>(e: &'a Estimate, loaded: Option<&'a CustomProfile>) -> EstimateOut<'a> {
+    match loaded {
+        Some(c) => EstimateOut::named(e, c.name()),
+        None => EstimateOut::from(e),
+    }
 }
 
 /// Estimates a request body (JSON text): OpenAI chat or Responses, Anthropic Messages, Gemini generateContent.
 #[wasm_bindgen(js_name = estimateRequest)]
 pub fn estimate_request_json(body: &str, options: &str) -> JsResult<String> {
-    let r = request(body, options)?;
+    request_out(body, options, None)
+}
+
+fn request_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -> JsResult<String> {
+    let r = request(body, options, loaded)?;
     to_json(&RequestOut {
         api: r.api,
         model: r.model.as_deref(),
-        estimate: EstimateOut::from(&r.estimate),
+        estimate: name_of(&r.estimate, loaded),
         overhead_tokens: r.overhead_tokens,
         media_tokens: r.media_tokens,
         max_output: r.max_output,
@@ -68,6 +92,10 @@ pub fn estimate_request_json(body: &str, options: &str) -> JsResult<String> {
 /// What `check` needs of a request body: its estimate and its cost, for the core module's `check`.
 #[wasm_bindgen(js_name = requestCost)]
 pub fn request_cost(body: &str, options: &str) -> JsResult<String> {
+    request_cost_out(body, options, None)
+}
+
+fn request_cost_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -> JsResult<String> {
     #[derive(Serialize)]
     struct Out<'a> {
         estimate: EstimateOut<'a>,
@@ -77,10 +105,10 @@ pub fn request_cost(body: &str, options: &str) -> JsResult<String> {
         max_output: Option<u64>,
         incomplete: bool,
     }
-    let r = request(body, options)?;
+    let r = request(body, options, loaded)?;
     let c = r.cost();
     to_json(&Out {
-        estimate: EstimateOut::from(&r.estimate),
+        estimate: name_of(&r.estimate, loaded),
         low: c.input.low,
         tokens: c.input.tokens,
         high: c.input.high,
@@ -266,4 +294,100 @@ pub fn next_action(refusal: &str, options: &str, now: f64, random: f64) -> JsRes
         ms("now", now)?,
         random,
     ))
+}
+
+// -------------------------------------------------------------------------------------------------------------
+// Profile files.
+
+/// A profile loaded from a profile file (one fitted by `llm-preflight calibrate`, or a shipped one exported):
+/// the twin of `Profile::from_json`.
+#[wasm_bindgen]
+pub struct LoadedProfile {
+    inner: CustomProfile,
+}
+
+#[wasm_bindgen]
+impl LoadedProfile {
+    /// Reads a profile file; every field is checked, and a bad one throws naming where.
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(json: &str) -> JsResult<LoadedProfile> {
+        Profile::from_json(json)
+            .map(|inner| LoadedProfile { inner })
+            .map_err(err)
+    }
+
+    /// The profile's name.
+    pub fn name(&self) -> String {
+        self.inner.name().to_string()
+    }
+
+    /// The tokenizer family it prices for.
+    pub fn base(&self) -> String {
+        self.inner.base().name().to_string()
+    }
+
+    /// The profile file.
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// Estimates a text with this profile.
+    pub fn estimate(&self, text: &str) -> JsResult<String> {
+        let e = llm_preflight::estimate(text, &self.inner);
+        to_json(&EstimateOut::named(&e, self.inner.name()))
+    }
+
+    /// Estimates a request body with this profile (`options`: `{api}` as JSON text).
+    #[wasm_bindgen(js_name = estimateRequest)]
+    pub fn estimate_request(&self, body: &str, options: &str) -> JsResult<String> {
+        request_out(body, options, Some(&self.inner))
+    }
+
+    /// A request body's estimate and cost with this profile, for `check`.
+    #[wasm_bindgen(js_name = requestCost)]
+    pub fn request_cost(&self, body: &str, options: &str) -> JsResult<String> {
+        request_cost_out(body, options, Some(&self.inner))
+    }
+
+    /// A streaming estimator that prices with this profile.
+    pub fn estimator(&self) -> LoadedEstimator {
+        LoadedEstimator {
+            inner: CoreEstimator::new(self.inner.base()),
+            profile: self.inner.clone(),
+        }
+    }
+}
+
+/// Streaming estimation with a loaded profile.
+#[wasm_bindgen]
+pub struct LoadedEstimator {
+    inner: CoreEstimator,
+    profile: CustomProfile,
+}
+
+#[wasm_bindgen]
+impl LoadedEstimator {
+    /// Adds a piece of text.
+    pub fn update(&mut self, text: &str) {
+        self.inner.update(text);
+    }
+
+    /// Adds raw bytes (a UTF-8 sequence may be split across calls).
+    #[wasm_bindgen(js_name = updateBytes)]
+    pub fn update_bytes(&mut self, bytes: &[u8]) {
+        self.inner.update_bytes(bytes);
+    }
+
+    /// The estimate so far, as JSON.
+    pub fn finish(&self) -> JsResult<String> {
+        let e = self.inner.finish_as(&self.profile);
+        to_json(&EstimateOut::named(&e, self.profile.name()))
+    }
+}
+
+/// A shipped profile as a profile file.
+#[wasm_bindgen(js_name = profileJson)]
+pub fn profile_json(name: &str) -> JsResult<String> {
+    Profile::from_name(name).map(Profile::to_json).map_err(err)
 }

@@ -51,16 +51,10 @@ extern "C" {
     fn js_string(x: f64) -> String;
 }
 
-#[cfg_attr(not(feature = "lazy"), allow(dead_code))]
-fn valid_count(v: f64) -> bool {
-    // The rule of `preflight::count_from_f64` / `limit_from_f64` (which format the rejected float in Rust).
-    v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= 9.0e15
-}
-
 /// A time or count from JavaScript: a whole number of at least 0.
 #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
 fn ms(what: &str, v: f64) -> JsResult<u64> {
-    if valid_count(v) {
+    if preflight::is_whole_count(v) {
         Ok(v as u64)
     } else {
         Err(err(preflight::Error::InvalidCount {
@@ -122,7 +116,7 @@ struct EstimateOut<'a> {
     high: u64,
     chars: u64,
     content: &'static str,
-    profile: &'static str,
+    profile: &'a str,
     mix: &'a [MixPart],
 }
 
@@ -136,6 +130,17 @@ impl<'a> From<&'a Estimate> for EstimateOut<'a> {
             content: e.content.kind.name(),
             profile: e.profile.name(),
             mix: &e.content.mix,
+        }
+    }
+}
+
+impl<'a> EstimateOut<'a> {
+    /// The same, naming a loaded profile instead of its base.
+    #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
+    fn named(e: &'a Estimate, profile: &'a str) -> Self {
+        EstimateOut {
+            profile,
+            ..EstimateOut::from(e)
         }
     }
 }

@@ -6,8 +6,8 @@
 
 use llm_preflight::headers::{parse_duration_ms, Headers, RateLimitSnapshot};
 use llm_preflight::preflight::{
-    estimate_request, Budget, Cost, Dimension, Observation, Observed, Policy, Provider, State,
-    Summary,
+    estimate_request_priced, Budget, Cost, Dimension, Observation, Observed, Policy, Provider,
+    State, Summary,
 };
 use llm_preflight::{estimate, Estimate};
 use std::io::Read;
@@ -101,8 +101,9 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
         }
         .to_string());
     }
-    let chosen = a.which.profile.is_some() || a.which.model.is_some();
-    let profile = a.which.resolve()?;
+    let given = a.which.given();
+    let chosen = a.which.load()?;
+    let tables = chosen.tables();
     let reset_tokens = duration("reset-tokens", &a.reset_tokens)?;
     let reset_requests = duration("reset-requests", &a.reset_requests)?;
     let now = now_ms();
@@ -139,7 +140,13 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
     let source = a.file.clone().unwrap_or_else(|| "-".to_string());
     let text = read_source(&source)?;
     let (est, mut cost): (Estimate, Cost) = if a.request {
-        let r = estimate_request(&text, None, chosen.then_some(profile))
+        let body: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{source}: {}",
+                llm_preflight::preflight::Error::NotJson(e.to_string())
+            )
+        })?;
+        let r = estimate_request_priced(&body, None, given.then_some(tables))
             .map_err(|e| format!("{source}: {e}"))?;
         if r.incomplete {
             eprintln!(
@@ -149,7 +156,7 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
         }
         (r.estimate.clone(), r.cost())
     } else {
-        let e = estimate(&text, profile);
+        let e = estimate(&text, tables);
         let c = Cost::estimated(&e);
         (e, c)
     };
@@ -178,7 +185,7 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
             "low": est.low,
             "high": est.high,
             "content": est.content.kind.name(),
-            "profile": est.profile.name(),
+            "profile": if given { tables.name() } else { est.profile.name() },
         },
     }))
 }

@@ -1,6 +1,6 @@
 //! `llm-preflight estimate` and `llm-preflight count`.
 
-use llm_preflight::{Estimator, Profile};
+use llm_preflight::{CustomProfile, Estimator, Profile, Tables};
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -9,20 +9,56 @@ use std::process::ExitCode;
 pub struct Which {
     /// Tokenizer profile: o200k (default), cl100k, llama3, qwen3, deepseek-v3, gemini, gemma3, mistral-v1,
     /// claude-legacy (the pre-Claude-3 tokenizer, the only public Claude one).
-    #[arg(long, conflicts_with = "model")]
+    #[arg(long, conflicts_with_all = ["model", "profile_file"])]
     pub profile: Option<String>,
     /// A model name (gpt-4o, claude-sonnet-4, gemini-2.5-pro, ...) mapped to its profile.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "profile_file")]
     pub model: Option<String>,
+    /// A profile file: one fitted to your traffic by `llm-preflight calibrate`, or a shipped one exported by
+    /// `llm-preflight profiles --export NAME`.
+    #[arg(long, value_name = "PROFILE.json")]
+    pub profile_file: Option<String>,
+}
+
+/// A shipped profile or one loaded from a file.
+pub enum Chosen {
+    Shipped(Profile),
+    Custom(Box<CustomProfile>),
+}
+
+impl Chosen {
+    pub fn tables(&self) -> Tables<'_> {
+        match self {
+            Chosen::Shipped(p) => Tables::from(*p),
+            Chosen::Custom(c) => c.tables(),
+        }
+    }
+}
+
+/// Reads and checks a profile file.
+pub fn load_profile_file(path: &str) -> Result<CustomProfile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    CustomProfile::from_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 impl Which {
-    /// The profile asked for, or a message listing the profiles.
-    pub fn resolve(&self) -> Result<Profile, String> {
-        match (&self.profile, &self.model) {
-            (Some(p), _) => Profile::from_name(p).map_err(|e| e.to_string()),
-            (None, Some(m)) => Profile::for_model(m).map_err(|e| e.to_string()),
-            (None, None) => Ok(Profile::O200k),
+    /// Whether any of the flags was given.
+    pub fn given(&self) -> bool {
+        self.profile.is_some() || self.model.is_some() || self.profile_file.is_some()
+    }
+
+    /// The profile asked for (o200k when none), or a message listing the profiles or saying what is wrong with
+    /// the file.
+    pub fn load(&self) -> Result<Chosen, String> {
+        match (&self.profile, &self.model, &self.profile_file) {
+            (_, _, Some(f)) => load_profile_file(f).map(|c| Chosen::Custom(Box::new(c))),
+            (Some(p), _, _) => Profile::from_name(p)
+                .map(Chosen::Shipped)
+                .map_err(|e| e.to_string()),
+            (None, Some(m), _) => Profile::for_model(m)
+                .map(Chosen::Shipped)
+                .map_err(|e| e.to_string()),
+            (None, None, None) => Ok(Chosen::Shipped(Profile::O200k)),
         }
     }
 }
@@ -71,7 +107,7 @@ fn sources(files: &[String]) -> Vec<String> {
 }
 
 pub fn run_estimate(a: EstimateArgs) -> ExitCode {
-    let profile = match a.which.resolve() {
+    let chosen = match a.which.load() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("llm-preflight: {e}");
@@ -81,8 +117,9 @@ pub fn run_estimate(a: EstimateArgs) -> ExitCode {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut buf = vec![0u8; 256 * 1024];
     let mut failed = false;
+    let tables = chosen.tables();
     for source in sources(&a.files) {
-        let mut est = Estimator::new(profile);
+        let mut est = Estimator::new(tables.base());
         if let Err(e) = read_input(&source, &mut buf, |b| {
             est.update_bytes(b);
         }) {
@@ -95,10 +132,10 @@ pub fn run_estimate(a: EstimateArgs) -> ExitCode {
                 "llm-preflight: {source}: invalid UTF-8, estimated with replacement characters"
             );
         }
-        let e = est.finish();
+        let e = est.finish_as(tables);
         let line = serde_json::json!({
             "source": source, "chars": e.chars, "tokens": e.tokens, "low": e.low, "high": e.high,
-            "content": e.content.kind.name(), "profile": e.profile.name(),
+            "content": e.content.kind.name(), "profile": tables.name(),
         });
         if writeln!(out, "{line}").is_err() {
             return ExitCode::from(1);

@@ -1,0 +1,648 @@
+//! Profiles as data: the tables an estimate is priced with, the shipped ones exported as JSON, and an operator's
+//! own (fitted to their traffic by `llm-preflight calibrate`) loaded back from JSON.
+//!
+//! A profile file is self-contained: every feature's rate, the spread, and per content kind the band `[m, z_lo,
+//! z_hi]` and the characters-per-token quantiles `[p5, p50, p95]`. The same file estimates the same way in the
+//! crate, the npm package and the page, and a shipped profile exported and loaded back prices exactly as the
+//! shipped one (both are stored as `f32`, and the file writes each value in its shortest `f32` form).
+//!
+//! ```json
+//! {"format": "llm-preflight-profile/1", "name": "acme-gpt4o", "base": "o200k", "description": "...",
+//!  "rates": {"bias": 0.0, "latin_runs": 0.515664, ...}, "spread": [0.0021, 0.31],
+//!  "bands": {"prose": [0.0117, -4.59, 4.06], ...}, "chars_per_token": {"prose": [2.29, 3.77, 4.86], ...},
+//!  "fitted": {...}}
+//! ```
+//! `fitted` is free-form provenance (what the profile was fitted on) and is kept as it is.
+
+use crate::estimate::ContentKind;
+use crate::profile::{Profile, UnknownProfile};
+use crate::scan::{FEATURE_NAMES, NF};
+use crate::tables;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::fmt::Write as _;
+
+/// The format tag every profile file carries.
+pub const FORMAT: &str = "llm-preflight-profile/1";
+
+/// The largest profile file accepted (a real one is about 10 KB).
+pub const MAX_PROFILE_BYTES: usize = 1 << 20;
+
+/// A view of the tables one estimate is priced with: a shipped [`Profile`]'s, or a [`CustomProfile`]'s.
+///
+/// Everything that takes a profile takes `impl Into<Tables>`, so a `Profile` and a `&CustomProfile` both work.
+#[derive(Debug, Clone, Copy)]
+pub struct Tables<'a> {
+    pub(crate) base: Profile,
+    pub(crate) name: &'a str,
+    pub(crate) weights: &'a [f32],
+    pub(crate) bands: &'a [[f32; 3]],
+    pub(crate) spread: [f32; 2],
+    pub(crate) chars_per_token: CharsPerToken<'a>,
+}
+
+/// Where a profile's characters-per-token table lives. Shipped tables are looked up only when asked for, so a
+/// build that never prices by length (the npm package's estimate module) does not carry them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CharsPerToken<'a> {
+    Shipped(Profile),
+    Own(&'a [[f32; 3]]),
+}
+
+impl<'a> CharsPerToken<'a> {
+    fn rows(self) -> &'a [[f32; 3]] {
+        match self {
+            CharsPerToken::Shipped(p) => &tables::CHARS_PER_TOKEN[p as usize],
+            CharsPerToken::Own(rows) => rows,
+        }
+    }
+}
+
+impl<'a> Tables<'a> {
+    /// The tokenizer family the tables price for.
+    pub fn base(&self) -> Profile {
+        self.base
+    }
+
+    /// The profile's name (a shipped profile's name, or the name a custom profile file gives itself).
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// Characters per token `[p5, p50, p95]` measured for one content kind.
+    pub fn chars_per_token(&self, kind: ContentKind) -> [f64; 3] {
+        let c = self.chars_per_token.rows()[kind as usize];
+        [c[0].into(), c[1].into(), c[2].into()]
+    }
+
+    /// The band `[m, z_lo, z_hi]` for one content kind (see [`crate::estimate::from_features_with`]).
+    pub fn band(&self, kind: ContentKind) -> [f64; 3] {
+        let b = self.bands[kind as usize];
+        [b[0].into(), b[1].into(), b[2].into()]
+    }
+
+    /// The spread `[a, b]`: σ(L) = sqrt(a + b / L).
+    pub fn spread(&self) -> [f64; 2] {
+        [self.spread[0].into(), self.spread[1].into()]
+    }
+
+    /// The rate of every feature, in [`FEATURE_NAMES`] order.
+    pub fn rates(&self) -> &'a [f32] {
+        self.weights
+    }
+
+    /// The tables as a profile file (JSON text, one value per line group, stable order). `fitted` is written as
+    /// given (`None` writes where the shipped tables come from).
+    pub fn to_json(&self, description: &str, fitted: Option<&Value>) -> String {
+        let mut s = String::with_capacity(8192);
+        s.push_str("{\n");
+        let _ = writeln!(s, "  \"format\": {},", json_str(FORMAT));
+        let _ = writeln!(s, "  \"name\": {},", json_str(self.name));
+        let _ = writeln!(s, "  \"base\": {},", json_str(self.base.name()));
+        let _ = writeln!(s, "  \"description\": {},", json_str(description));
+        s.push_str("  \"rates\": {\n");
+        for (i, name) in FEATURE_NAMES.iter().enumerate() {
+            let sep = if i + 1 < NF { "," } else { "" };
+            let r = self.weights.get(i).copied().unwrap_or(0.0);
+            let _ = writeln!(s, "    {}: {}{sep}", json_str(name), num(r));
+        }
+        s.push_str("  },\n");
+        let _ = writeln!(
+            s,
+            "  \"spread\": [{}, {}],",
+            num(self.spread[0]),
+            num(self.spread[1])
+        );
+        for (key, rows) in [
+            ("bands", self.bands),
+            ("chars_per_token", self.chars_per_token.rows()),
+        ] {
+            let _ = writeln!(s, "  \"{key}\": {{");
+            for (k, kind) in ContentKind::ALL.iter().enumerate() {
+                let sep = if k + 1 < ContentKind::COUNT { "," } else { "" };
+                let r = rows[k];
+                let _ = writeln!(
+                    s,
+                    "    {}: [{}, {}, {}]{sep}",
+                    json_str(kind.name()),
+                    num(r[0]),
+                    num(r[1]),
+                    num(r[2])
+                );
+            }
+            s.push_str("  },\n");
+        }
+        let fitted = match fitted {
+            Some(v) => v.to_string(),
+            None => "{\"by\": \"llm-preflight's calibration corpus (calibration/REPORT.md)\"}"
+                .to_string(),
+        };
+        let _ = writeln!(s, "  \"fitted\": {fitted}");
+        s.push_str("}\n");
+        s
+    }
+}
+
+/// Equal when they price identically (same base, name and values), wherever the values live.
+impl PartialEq for Tables<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.base == o.base
+            && self.name == o.name
+            && self.weights == o.weights
+            && self.bands == o.bands
+            && self.spread == o.spread
+            && self.chars_per_token.rows() == o.chars_per_token.rows()
+    }
+}
+
+impl From<Profile> for Tables<'static> {
+    fn from(p: Profile) -> Tables<'static> {
+        let i = p as usize;
+        Tables {
+            base: p,
+            name: p.name(),
+            weights: tables::WEIGHTS[i],
+            bands: tables::BANDS[i],
+            spread: tables::SPREAD[i],
+            chars_per_token: CharsPerToken::Shipped(p),
+        }
+    }
+}
+
+impl<'a> From<&'a CustomProfile> for Tables<'a> {
+    fn from(p: &'a CustomProfile) -> Tables<'a> {
+        p.tables()
+    }
+}
+
+impl<'a> From<&Tables<'a>> for Tables<'a> {
+    fn from(t: &Tables<'a>) -> Tables<'a> {
+        *t
+    }
+}
+
+/// A profile loaded from a file: its own rates, bands and characters-per-token, for one tokenizer family.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomProfile {
+    name: String,
+    base: Profile,
+    description: String,
+    weights: Vec<f32>,
+    bands: Vec<[f32; 3]>,
+    spread: [f32; 2],
+    chars_per_token: Vec<[f32; 3]>,
+    fitted: Value,
+}
+
+impl CustomProfile {
+    /// Starts from a shipped profile's tables under a new name (what `llm-preflight calibrate` refits).
+    pub fn derived_from<'a>(base: impl Into<Tables<'a>>, name: &str) -> CustomProfile {
+        let t = base.into();
+        CustomProfile {
+            name: name.to_string(),
+            base: t.base,
+            description: String::new(),
+            weights: t.weights.to_vec(),
+            bands: t.bands.to_vec(),
+            spread: t.spread,
+            chars_per_token: t.chars_per_token.rows().to_vec(),
+            fitted: Value::Object(Map::new()),
+        }
+    }
+
+    /// The tables to price with.
+    pub fn tables(&self) -> Tables<'_> {
+        Tables {
+            base: self.base,
+            name: &self.name,
+            weights: &self.weights,
+            bands: &self.bands,
+            spread: self.spread,
+            chars_per_token: CharsPerToken::Own(&self.chars_per_token),
+        }
+    }
+
+    /// The profile's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tokenizer family it prices for.
+    pub fn base(&self) -> Profile {
+        self.base
+    }
+
+    /// What the file says the profile is.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// What the profile was fitted on, as the file says (free-form).
+    pub fn fitted(&self) -> &Value {
+        &self.fitted
+    }
+
+    /// Sets the description.
+    pub fn set_description(&mut self, d: &str) {
+        self.description = d.to_string();
+    }
+
+    /// Sets the provenance.
+    pub fn set_fitted(&mut self, v: Value) {
+        self.fitted = v;
+    }
+
+    /// Replaces one kind's band `[m, z_lo, z_hi]`. Non-finite values, or `z_lo > 0`, or `z_hi < 0`, are refused.
+    pub fn set_band(&mut self, kind: ContentKind, band: [f64; 3]) -> Result<(), ProfileFileError> {
+        let b = band.map(|x| x as f32);
+        check_band(&format!("/bands/{}", kind.name()), b)?;
+        self.bands[kind as usize] = b;
+        Ok(())
+    }
+
+    /// Replaces one kind's characters-per-token quantiles `[p5, p50, p95]` (positive and in order).
+    pub fn set_chars_per_token(
+        &mut self,
+        kind: ContentKind,
+        q: [f64; 3],
+    ) -> Result<(), ProfileFileError> {
+        let c = q.map(|x| x as f32);
+        check_cpt(&format!("/chars_per_token/{}", kind.name()), c)?;
+        self.chars_per_token[kind as usize] = c;
+        Ok(())
+    }
+
+    /// The profile as a file ([`CustomProfile::from_json`] reads it back to an equal profile).
+    pub fn to_json(&self) -> String {
+        self.tables().to_json(&self.description, Some(&self.fitted))
+    }
+
+    /// Reads a profile file. Every feature, kind and value is checked; anything missing, unknown, not finite or
+    /// out of range is a [`ProfileFileError`] naming where, never a panic and never a silent zero.
+    pub fn from_json(json: &str) -> Result<CustomProfile, ProfileFileError> {
+        if json.len() > MAX_PROFILE_BYTES {
+            return Err(ProfileFileError::TooLarge { bytes: json.len() });
+        }
+        let v: Value =
+            serde_json::from_str(json).map_err(|e| ProfileFileError::NotJson(e.to_string()))?;
+        let o = v.as_object().ok_or_else(|| wrong("/", "a JSON object"))?;
+        let format = get_str(o, "format")?;
+        if format != FORMAT {
+            return Err(ProfileFileError::Format(format.to_string()));
+        }
+        let name = get_str(o, "name")?.trim();
+        if name.is_empty() || name.len() > 200 {
+            return Err(wrong("/name", "a name of 1 to 200 bytes"));
+        }
+        let base = Profile::from_name(get_str(o, "base")?).map_err(ProfileFileError::Base)?;
+        let description = match o.get("description") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => return Err(wrong("/description", "a string")),
+        };
+        for k in o.keys() {
+            if !matches!(
+                k.as_str(),
+                "format"
+                    | "name"
+                    | "base"
+                    | "description"
+                    | "rates"
+                    | "spread"
+                    | "bands"
+                    | "chars_per_token"
+                    | "fitted"
+            ) {
+                return Err(ProfileFileError::Unknown {
+                    path: format!("/{k}"),
+                });
+            }
+        }
+
+        let rates = get_obj(o, "rates")?;
+        for k in rates.keys() {
+            if !FEATURE_NAMES.contains(&k.as_str()) {
+                return Err(ProfileFileError::Unknown {
+                    path: format!("/rates/{k}"),
+                });
+            }
+        }
+        let mut weights = Vec::with_capacity(NF);
+        for f in FEATURE_NAMES {
+            let path = format!("/rates/{f}");
+            let r = number(rates.get(f), &path)?;
+            if !(0.0..=1e6).contains(&r) {
+                return Err(wrong(&path, "a rate from 0 to 1e6 tokens per count"));
+            }
+            weights.push(r as f32);
+        }
+
+        let spread_v = o
+            .get("spread")
+            .ok_or_else(|| ProfileFileError::Missing("/spread".into()))?;
+        let spread = triple_or_pair::<2>(spread_v, "/spread")?;
+        for (i, x) in spread.iter().enumerate() {
+            if !(0.0..=100.0).contains(x) {
+                return Err(wrong(&format!("/spread/{i}"), "a number from 0 to 100"));
+            }
+        }
+        let spread = spread.map(|x| x as f32);
+
+        let per_kind = |key: &str| -> Result<Vec<[f32; 3]>, ProfileFileError> {
+            let m = get_obj(o, key)?;
+            for k in m.keys() {
+                if ContentKind::from_name(k).is_none() {
+                    return Err(ProfileFileError::Unknown {
+                        path: format!("/{key}/{k}"),
+                    });
+                }
+            }
+            ContentKind::ALL
+                .iter()
+                .map(|kind| {
+                    let path = format!("/{key}/{}", kind.name());
+                    let v = m
+                        .get(kind.name())
+                        .ok_or_else(|| ProfileFileError::Missing(path.clone()))?;
+                    Ok(triple_or_pair::<3>(v, &path)?.map(|x| x as f32))
+                })
+                .collect()
+        };
+        let bands = per_kind("bands")?;
+        for (k, b) in bands.iter().enumerate() {
+            check_band(&format!("/bands/{}", ContentKind::ALL[k].name()), *b)?;
+        }
+        let chars_per_token = per_kind("chars_per_token")?;
+        for (k, c) in chars_per_token.iter().enumerate() {
+            check_cpt(
+                &format!("/chars_per_token/{}", ContentKind::ALL[k].name()),
+                *c,
+            )?;
+        }
+        let fitted = o.get("fitted").cloned().unwrap_or(Value::Null);
+        Ok(CustomProfile {
+            name: name.to_string(),
+            base,
+            description,
+            weights,
+            bands,
+            spread,
+            chars_per_token,
+            fitted,
+        })
+    }
+}
+
+impl Profile {
+    /// Reads a profile file (see [`crate::profile_file`]): the twin of [`Profile::to_json`], and how an operator's
+    /// own profile, fitted by `llm-preflight calibrate`, is loaded.
+    pub fn from_json(json: &str) -> Result<CustomProfile, ProfileFileError> {
+        CustomProfile::from_json(json)
+    }
+
+    /// The shipped profile as a profile file.
+    pub fn to_json(self) -> String {
+        Tables::from(self).to_json(self.description(), None)
+    }
+
+    /// The shipped tables.
+    pub fn tables(self) -> Tables<'static> {
+        self.into()
+    }
+}
+
+/// What is wrong with a profile file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProfileFileError {
+    /// Not JSON at all.
+    NotJson(String),
+    /// Over [`MAX_PROFILE_BYTES`].
+    TooLarge {
+        /// The file's size.
+        bytes: usize,
+    },
+    /// Not a profile file of a format this version reads.
+    Format(String),
+    /// The base tokenizer family is not one this version knows.
+    Base(UnknownProfile),
+    /// A field that must be there is missing.
+    Missing(String),
+    /// A field this version does not know (a feature, kind or key from another version, or a typo).
+    Unknown {
+        /// Where (a JSON pointer).
+        path: String,
+    },
+    /// A value of the wrong type, not finite, or out of range.
+    Wrong {
+        /// Where (a JSON pointer).
+        path: String,
+        /// What was expected there.
+        expected: String,
+    },
+}
+
+impl fmt::Display for ProfileFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProfileFileError::NotJson(e) => write!(f, "profile file is not JSON: {e}"),
+            ProfileFileError::TooLarge { bytes } => write!(
+                f,
+                "profile file is {bytes} bytes; at most {MAX_PROFILE_BYTES} are read"
+            ),
+            ProfileFileError::Format(found) => write!(
+                f,
+                "profile file has format \"{found}\"; this version reads \"{FORMAT}\""
+            ),
+            ProfileFileError::Base(e) => write!(f, "profile file's base: {e}"),
+            ProfileFileError::Missing(p) => write!(f, "profile file lacks {p}"),
+            ProfileFileError::Unknown { path } => write!(
+                f,
+                "profile file has {path}, which this version does not know (written by another version?)"
+            ),
+            ProfileFileError::Wrong { path, expected } => {
+                write!(f, "profile file: {path} must be {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProfileFileError {}
+
+fn wrong(path: &str, expected: &str) -> ProfileFileError {
+    ProfileFileError::Wrong {
+        path: path.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
+fn get_str<'v>(o: &'v Map<String, Value>, key: &str) -> Result<&'v str, ProfileFileError> {
+    match o.get(key) {
+        None => Err(ProfileFileError::Missing(format!("/{key}"))),
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(wrong(&format!("/{key}"), "a string")),
+    }
+}
+
+fn get_obj<'v>(
+    o: &'v Map<String, Value>,
+    key: &str,
+) -> Result<&'v Map<String, Value>, ProfileFileError> {
+    match o.get(key) {
+        None => Err(ProfileFileError::Missing(format!("/{key}"))),
+        Some(Value::Object(m)) => Ok(m),
+        Some(_) => Err(wrong(&format!("/{key}"), "an object")),
+    }
+}
+
+fn number(v: Option<&Value>, path: &str) -> Result<f64, ProfileFileError> {
+    let v = v.ok_or_else(|| ProfileFileError::Missing(path.to_string()))?;
+    match v.as_f64() {
+        // f32 must hold it too: a value beyond f32's range would turn infinite when stored.
+        Some(x) if x.is_finite() && (x as f32).is_finite() => Ok(x),
+        _ => Err(wrong(path, "a finite number")),
+    }
+}
+
+fn triple_or_pair<const N: usize>(v: &Value, path: &str) -> Result<[f64; N], ProfileFileError> {
+    let a = v
+        .as_array()
+        .filter(|a| a.len() == N)
+        .ok_or_else(|| wrong(path, &format!("an array of {N} numbers")))?;
+    let mut out = [0.0; N];
+    for (i, x) in a.iter().enumerate() {
+        out[i] = number(Some(x), &format!("{path}/{i}"))?;
+    }
+    Ok(out)
+}
+
+fn check_band(path: &str, b: [f32; 3]) -> Result<(), ProfileFileError> {
+    let ok = b.iter().all(|x| x.is_finite())
+        && (-5.0..=5.0).contains(&b[0])
+        && (-100.0..=0.0).contains(&b[1])
+        && (0.0..=100.0).contains(&b[2]);
+    if ok {
+        Ok(())
+    } else {
+        Err(wrong(
+            path,
+            "[m, z_lo, z_hi] with -5 ≤ m ≤ 5, -100 ≤ z_lo ≤ 0 ≤ z_hi ≤ 100",
+        ))
+    }
+}
+
+fn check_cpt(path: &str, c: [f32; 3]) -> Result<(), ProfileFileError> {
+    let ok = c.iter().all(|x| x.is_finite())
+        && c[0] > 0.0
+        && c[0] <= c[1]
+        && c[1] <= c[2]
+        && c[2] <= 1e6;
+    if ok {
+        Ok(())
+    } else {
+        Err(wrong(
+            path,
+            "[p5, p50, p95] characters per token with 0 < p5 ≤ p50 ≤ p95 ≤ 1e6",
+        ))
+    }
+}
+
+/// An `f32` in its shortest form that reads back to the same `f32`.
+fn num(x: f32) -> String {
+    let s = format!("{x}");
+    if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn json_str(s: &str) -> String {
+    Value::String(s.to_string()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_profiles_round_trip_exactly() {
+        for p in Profile::ALL {
+            let c = Profile::from_json(&p.to_json()).unwrap();
+            assert_eq!(c.base(), p);
+            assert_eq!(c.name(), p.name());
+            assert_eq!(c.tables(), Tables::from(p), "{p}");
+            // And the custom profile's own file reads back equal.
+            assert_eq!(CustomProfile::from_json(&c.to_json()).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn bad_files_say_where() {
+        let good = Profile::O200k.to_json();
+        let mut v: Value = serde_json::from_str(&good).unwrap();
+        type Edit = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
+            (Box::new(|v| v["format"] = "x/9".into()), "format"),
+            (
+                Box::new(|v| {
+                    v["rates"].as_object_mut().unwrap().remove("latin_runs");
+                }),
+                "/rates/latin_runs",
+            ),
+            (Box::new(|v| v["rates"]["nope"] = 1.0.into()), "/rates/nope"),
+            (
+                Box::new(|v| v["rates"]["latin_runs"] = (-1.0).into()),
+                "/rates/latin_runs",
+            ),
+            (
+                Box::new(|v| v["rates"]["latin_runs"] = "1".into()),
+                "/rates/latin_runs",
+            ),
+            (
+                Box::new(|v| v["rates"]["latin_runs"] = 1e300.into()),
+                "/rates/latin_runs",
+            ),
+            (
+                Box::new(|v| v["bands"]["prose"] = serde_json::json!([0, 1, 2])),
+                "/bands/prose",
+            ),
+            (
+                Box::new(|v| v["bands"]["prose"] = serde_json::json!([0, -1])),
+                "/bands/prose",
+            ),
+            (
+                Box::new(|v| v["chars_per_token"]["cjk"] = serde_json::json!([3, 2, 4])),
+                "/chars_per_token/cjk",
+            ),
+            (
+                Box::new(|v| v["chars_per_token"]["cjk"] = serde_json::json!([0, 2, 4])),
+                "/chars_per_token/cjk",
+            ),
+            (Box::new(|v| v["base"] = "bert".into()), "bert"),
+            (Box::new(|v| v["name"] = "".into()), "/name"),
+            (
+                Box::new(|v| v["spread"] = serde_json::json!([1])),
+                "/spread",
+            ),
+            (Box::new(|v| v["extra"] = 1.into()), "/extra"),
+        ];
+        for (edit, needle) in cases {
+            let mut w = v.clone();
+            edit(&mut w);
+            let e = CustomProfile::from_json(&w.to_string())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{needle}: {e}");
+        }
+        v["description"] = serde_json::json!(null);
+        assert!(CustomProfile::from_json(&v.to_string()).is_ok());
+        for bad in ["", "[]", "{", "null", "\"x\""] {
+            assert!(CustomProfile::from_json(bad).is_err(), "{bad}");
+        }
+        let huge = " ".repeat(MAX_PROFILE_BYTES + 1);
+        assert!(matches!(
+            CustomProfile::from_json(&huge),
+            Err(ProfileFileError::TooLarge { .. })
+        ));
+    }
+}
