@@ -32,7 +32,10 @@ const wasmFeatures = [
   '--enable-reference-types', '--enable-multivalue',
 ];
 
-function build(crate, lib, outName, targets, features = []) {
+/** The estimate module, instantiated at every import, must stay within this many bytes gzipped (issue 5's budget). */
+const ESTIMATE_BUDGET = 35 * 1024;
+
+function build(crate, lib, outName, targets, features = [], budget = Infinity) {
   const args = ['build', '-p', crate, '--target', 'wasm32-unknown-unknown'];
   if (!debug) args.push('--release', ...sizeConfig);
   if (features.length) args.push('--features', features.join(','));
@@ -47,7 +50,9 @@ function build(crate, lib, outName, targets, features = []) {
       const before = statSync(bg).size;
       run(join(pkg, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', ...wasmFeatures, bg, '-o', bg]);
       const bytes = readFileSync(bg);
-      console.log(`${outName}${t}: ${before} -> ${bytes.length} bytes after wasm-opt -Oz, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+      const gz = gzipSync(bytes, { level: 9 }).length;
+      console.log(`${outName}${t}: ${before} -> ${bytes.length} bytes after wasm-opt -Oz, ${gz} gzipped`);
+      if (gz > budget) throw new Error(`${outName}${t}: ${gz} bytes gzipped is over the budget of ${budget}`);
     }
   }
 }
@@ -57,7 +62,7 @@ const debugFeatures = debug ? ['debug-panics'] : [];
 // The estimate module (estimate, Estimator, profiles: instantiated at import, no serde_json), then the lazy module
 // from the same crate with `--features lazy` (checks, headers, ledger, queue, request bodies, responses, refusals,
 // retries), which the wrappers instantiate on first use.
-build('llm-preflight-wasm', 'llm_preflight_wasm', '', ['nodejs', 'web'], debugFeatures);
+build('llm-preflight-wasm', 'llm_preflight_wasm', '', ['nodejs', 'web'], debugFeatures, ESTIMATE_BUDGET);
 build('llm-preflight-wasm', 'llm_preflight_wasm', 'lazy-', ['nodejs', 'web'], [...debugFeatures, 'lazy']);
 
 // Browsers, bundlers, Deno and edge runtimes get the modules' bytes inlined, so nothing needs fetching or an
