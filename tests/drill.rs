@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
 fn bin() -> Command {
@@ -511,12 +511,25 @@ impl Drop for Fake {
 }
 
 fn fake_upstream(tpm: u64) -> Fake {
+    fake_upstream_with(tpm, None)
+}
+
+/// The fake upstream; over https when given a PEM key and certificate.
+fn fake_upstream_with(tpm: u64, tls: Option<(&Path, &Path)>) -> Fake {
     let server = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/fake-upstream/server.mjs"
     );
+    let tls = match tls {
+        Some((key, cert)) => format!(
+            ", tls: {{ key: fs.readFileSync({:?}), cert: fs.readFileSync({:?}) }}",
+            key.to_str().unwrap(),
+            cert.to_str().unwrap()
+        ),
+        None => String::new(),
+    };
     let script = format!(
-        "import({server:?}).then(async (m) => {{ const u = await m.startFakeUpstream({{ tpm: {tpm}, rpm: 1000 }}); console.log(u.url); }})"
+        "const fs = require('node:fs'); import({server:?}).then(async (m) => {{ const u = await m.startFakeUpstream({{ tpm: {tpm}, rpm: 1000{tls} }}); console.log(u.url); }})"
     );
     let mut child = Command::new("node")
         .args(["-e", &script])
@@ -530,10 +543,105 @@ fn fake_upstream(tpm: u64) -> Fake {
         .unwrap();
     let url = line.trim().to_string();
     assert!(
-        url.starts_with("http://127.0.0.1:"),
+        url.starts_with("http://127.0.0.1:") || url.starts_with("https://127.0.0.1:"),
         "fake upstream said {url:?}"
     );
     Fake { child, url }
+}
+
+#[test]
+fn the_same_driver_over_https() {
+    // A throwaway certificate for 127.0.0.1 (Debian's openssl), trusted through --ca-file; without it the
+    // connection is refused as it should be, and the drill says why.
+    let dir = tmp("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (key, cert) = (dir.join("key.pem"), dir.join("cert.pem"));
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ])
+        .args([
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-addext",
+            "basicConstraints=critical,CA:FALSE",
+            "-addext",
+            "extendedKeyUsage=serverAuth",
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl makes a test certificate");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let fake = fake_upstream_with(1_500, Some((&key, &cert)));
+    assert!(fake.url.starts_with("https://"));
+    let args = [
+        "--target",
+        &fake.url,
+        "--tpm",
+        "1500",
+        "--load",
+        "2",
+        "--minutes",
+        "0.1",
+        "--ramp-minutes",
+        "0",
+        "--prompt-tokens",
+        "60",
+        "--max-tokens",
+        "40",
+        "--oversize",
+        "0",
+        "--max-requests",
+        "12",
+        "--key-env",
+        "LLM_PREFLIGHT_TEST_NO_SUCH_KEY",
+    ];
+    let o = drill(&[&args[..], &["--ca-file", cert.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    assert_eq!(v["mode"], "target");
+    assert!(n(&v, "succeeded") > 0, "{v}");
+    assert_eq!(n(&v, "retries_before_retry_after"), 0);
+    // Without the certificate: every request fails on the TLS handshake, and the drill exits 1 saying so.
+    let o = drill(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(all.to_lowercase().contains("certificate"), "{all}");
+    // A missing or empty --ca-file is a clear error (exit 2).
+    let o = drill(&[&args[..], &["--ca-file", "/nonexistent.pem"]].concat());
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--ca-file"));
 }
 
 #[test]

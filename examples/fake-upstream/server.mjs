@@ -11,6 +11,7 @@
 //   is sent (`completion_tokens` = min(max_tokens, 12)). Every answer carries x-ratelimit-{limit,remaining,reset}-
 //   {tokens,requests} (resets as durations such as `6.3s`, `577ms`, `1m0s`).
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 
 function duration(ms) {
   if (ms < 1000) return `${Math.ceil(ms)}ms`;
@@ -44,7 +45,7 @@ export function charge(body) {
 }
 
 /** Starts the fake upstream. Resolves to `{url, stats, close()}`. */
-export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now } = {}) {
+export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now, tls = null } = {}) {
   const tokens = new Bucket(tpm, now());
   const requests = new Bucket(rpm, now());
   const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, charged: [] };
@@ -56,7 +57,7 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
     'x-ratelimit-remaining-requests': String(Math.max(0, Math.floor(requests.level))),
     'x-ratelimit-reset-requests': duration(requests.resetMs()),
   });
-  const server = createServer((req, res) => {
+  const handler = (req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -99,10 +100,12 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
         usage: { prompt_tokens: c.prompt, completion_tokens: completion, total_tokens: c.prompt + completion },
       });
     });
-  });
+  };
+  // `tls: {key, cert}` (PEM) serves https instead, for clients that must be tested over TLS.
+  const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}`,
     stats,
     close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
   };

@@ -1,5 +1,5 @@
 //! `llm-preflight drill`: drive load past a budget's ceiling, against the built-in simulator (`--simulate`) or a
-//! real OpenAI-compatible endpoint (`--target URL`, plain http), and report every outcome; `--canary` runs the
+//! real OpenAI-compatible endpoint (`--target URL`, http or https), and report every outcome; `--canary` runs the
 //! small scripted check instead.
 //!
 //! Writes one JSON object (to `--json OUT`, else stdout), optionally an SVG chart (`--plot`) and every event as JSON
@@ -15,6 +15,7 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args)]
@@ -113,6 +114,10 @@ pub struct DrillArgs {
     /// --canary: at most this many half-budget requests to trip the rate limit.
     #[arg(long, default_value_t = 6)]
     burst: u32,
+    /// --target over https: also trust the certificates in this PEM file (a private CA, a local test server);
+    /// the Mozilla roots are always trusted.
+    #[arg(long, value_name = "PEM")]
+    ca_file: Option<PathBuf>,
     /// --target: per-request timeout in seconds.
     #[arg(long, default_value_t = 30)]
     timeout_s: u64,
@@ -234,7 +239,13 @@ fn go(a: DrillArgs) -> Result<ExitCode, String> {
     if a.canary {
         let url = a.target.as_deref().unwrap_or_default();
         let key = std::env::var(&a.key_env).ok().filter(|k| !k.is_empty());
-        let mut up = Http::new(&[url], key, timeout, u64::from(a.burst) + 4)?;
+        let mut up = Http::new(
+            &[url],
+            key,
+            timeout,
+            u64::from(a.burst) + 4,
+            a.ca_file.as_deref(),
+        )?;
         let report = run_canary(&mut up, &mut WallClock::new(), &a.model, a.tpm, a.burst);
         let text = serde_json::to_string(&report).map_err(|e| e.to_string())? + "\n";
         write_out(&a.json, &text)?;
@@ -266,7 +277,7 @@ fn go(a: DrillArgs) -> Result<ExitCode, String> {
             .max_requests
             .unwrap_or(100)
             .saturating_mul(4 * urls.len() as u64);
-        let mut up = Http::new(&urls, key, timeout, bound)?;
+        let mut up = Http::new(&urls, key, timeout, bound, a.ca_file.as_deref())?;
         let mut clock = WallClock::new();
         cfg.start_ms = clock.unix_ms();
         run(&cfg, &mut up, &mut clock).map_err(|e| e.to_string())?
@@ -365,15 +376,18 @@ struct Endpoint {
     host: String,
     port: u16,
     path: String,
+    tls: bool,
 }
 
 fn parse_url(url: &str) -> Result<Endpoint, String> {
-    let rest = match url.strip_prefix("http://") {
-        Some(r) => r,
-        None if url.starts_with("https://") => {
-            return Err(format!("{url}: https is not supported by this build; use a plain http endpoint (a local proxy in front of the provider)"))
+    let (rest, tls) = match (url.strip_prefix("http://"), url.strip_prefix("https://")) {
+        (Some(r), _) => (r, false),
+        (_, Some(r)) => (r, true),
+        _ => {
+            return Err(format!(
+                "{url}: expected a URL starting with http:// or https://"
+            ))
         }
-        None => return Err(format!("{url}: expected a URL starting with http://")),
     };
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
@@ -385,7 +399,7 @@ fn parse_url(url: &str) -> Result<Endpoint, String> {
             p.parse::<u16>()
                 .map_err(|_| format!("{url}: bad port {p:?}"))?,
         ),
-        None => (authority, 80),
+        None => (authority, if tls { 443 } else { 80 }),
     };
     if host.is_empty() {
         return Err(format!("{url}: no host"));
@@ -399,11 +413,44 @@ fn parse_url(url: &str) -> Result<Endpoint, String> {
         host: host.to_string(),
         port,
         path,
+        tls,
     })
+}
+
+/// The TLS settings for https targets: the Mozilla roots, plus a PEM file's certificates when given.
+fn tls_config(ca_file: Option<&std::path::Path>) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::CertificateDer;
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Some(path) = ca_file {
+        let shown = path.display();
+        let mut n = 0;
+        for cert in
+            CertificateDer::pem_file_iter(path).map_err(|e| format!("--ca-file {shown}: {e}"))?
+        {
+            let cert = cert.map_err(|e| format!("--ca-file {shown}: {e}"))?;
+            roots
+                .add(cert)
+                .map_err(|e| format!("--ca-file {shown}: {e}"))?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err(format!("--ca-file {shown}: no certificate in it"));
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
 }
 
 struct Http {
     endpoints: Vec<Endpoint>,
+    tls: Option<Arc<rustls::ClientConfig>>,
     key: Option<String>,
     timeout: Duration,
     sent: u64,
@@ -416,13 +463,20 @@ impl Http {
         key: Option<String>,
         timeout: Duration,
         bound: u64,
+        ca_file: Option<&std::path::Path>,
     ) -> Result<Http, String> {
         let endpoints = urls
             .iter()
             .map(|u| parse_url(u))
             .collect::<Result<Vec<_>, _>>()?;
+        let tls = if endpoints.iter().any(|e| e.tls) {
+            Some(tls_config(ca_file)?)
+        } else {
+            None
+        };
         Ok(Http {
             endpoints,
+            tls,
             key,
             timeout,
             sent: 0,
@@ -449,10 +503,10 @@ impl Upstream for Http {
             .map_err(|e| format!("cannot resolve {}: {e}", ep.host))?
             .next()
             .ok_or_else(|| format!("{} resolves to no address", ep.host))?;
-        let mut s = TcpStream::connect_timeout(&addr, self.timeout.min(Duration::from_secs(10)))
+        let tcp = TcpStream::connect_timeout(&addr, self.timeout.min(Duration::from_secs(10)))
             .map_err(|e| format!("cannot connect to {}:{}: {e}", ep.host, ep.port))?;
-        let _ = s.set_read_timeout(Some(self.timeout));
-        let _ = s.set_write_timeout(Some(self.timeout));
+        let _ = tcp.set_read_timeout(Some(self.timeout));
+        let _ = tcp.set_write_timeout(Some(self.timeout));
         let mut req = format!(
             "POST {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
             ep.path,
@@ -464,32 +518,61 @@ impl Upstream for Http {
             req.push_str(&format!("Authorization: Bearer {k}\r\n"));
         }
         req.push_str("\r\n");
-        s.write_all(req.as_bytes())
-            .and_then(|_| s.write_all(body.as_bytes()))
-            .map_err(|e| format!("cannot send: {e}"))?;
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 16 * 1024];
-        let mut first = None;
-        loop {
-            match s.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => {
-                    first.get_or_insert_with(|| started.elapsed().as_millis() as u64);
-                    buf.extend_from_slice(&chunk[..n]);
-                    if buf.len() > MAX_RESPONSE {
-                        return Err(format!("response larger than {MAX_RESPONSE} bytes"));
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("cannot read the response: {e}")),
+        let (buf, first) = match (&self.tls, ep.tls) {
+            (Some(config), true) => {
+                let name = rustls::pki_types::ServerName::try_from(ep.host.clone())
+                    .map_err(|e| format!("{}: not a TLS server name: {e}", ep.host))?;
+                let conn = rustls::ClientConnection::new(config.clone(), name)
+                    .map_err(|e| format!("TLS: {e}"))?;
+                exchange(
+                    &mut rustls::StreamOwned::new(conn, tcp),
+                    &req,
+                    body,
+                    started,
+                )?
             }
-        }
+            _ => exchange(&mut { tcp }, &req, body, started)?,
+        };
         let latency_ms = started.elapsed().as_millis() as u64;
         let mut reply = parse_response(&buf)?;
         reply.ttft_ms = first;
         reply.latency_ms = latency_ms;
         Ok(reply)
     }
+}
+
+/// Writes the request and reads the whole response (the server closes the connection), over plain TCP or TLS.
+/// Returns the bytes and when the first of them arrived.
+fn exchange<S: Read + Write>(
+    s: &mut S,
+    head: &str,
+    body: &str,
+    started: Instant,
+) -> Result<(Vec<u8>, Option<u64>), String> {
+    s.write_all(head.as_bytes())
+        .and_then(|_| s.write_all(body.as_bytes()))
+        .and_then(|_| s.flush())
+        .map_err(|e| format!("cannot send: {e}"))?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    let mut first = None;
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                first.get_or_insert_with(|| started.elapsed().as_millis() as u64);
+                buf.extend_from_slice(&chunk[..n]);
+                if buf.len() > MAX_RESPONSE {
+                    return Err(format!("response larger than {MAX_RESPONSE} bytes"));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // A TLS server that closes without close_notify after a complete response: the response stands.
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !buf.is_empty() => break,
+            Err(e) => return Err(format!("cannot read the response: {e}")),
+        }
+    }
+    Ok((buf, first))
 }
 
 fn parse_response(buf: &[u8]) -> Result<Reply, String> {
