@@ -410,7 +410,15 @@ fn bad_input_is_a_clear_error_never_a_panic() {
             "/nonexistent/sizes.txt",
         ],
         &["--tpm", "10000"],
-        &["--target", "https://127.0.0.1:9/", "--tpm", "10000"],
+        &["--target", "https://:443/", "--tpm", "10000"],
+        &[
+            "--target",
+            "https://127.0.0.1:9/",
+            "--tpm",
+            "10000",
+            "--ca-file",
+            "/nonexistent.pem",
+        ],
         &["--target", "ftp://127.0.0.1/", "--tpm", "10000"],
         &["--target", "http://127.0.0.1:notaport/", "--tpm", "10000"],
         // A week at a thousand times the ceiling: far too many requests for one drill.
