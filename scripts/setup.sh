@@ -36,3 +36,10 @@ if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update && $sudo apt-get install -y redis-server
 fi
+
+# The drill's https test makes a throwaway certificate with the openssl command (Debian's package).
+if ! command -v openssl >/dev/null 2>&1; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update && $sudo apt-get install -y openssl
+fi
