@@ -41,4 +41,5 @@ pub mod headers;
 pub mod preflight;
 pub mod refusal;
 pub mod retry;
+pub mod rng;
 pub mod traffic;

@@ -10,10 +10,11 @@
 //! N}` (the provider's reported usage), with optional `completion_tokens`, `max_tokens`, `model`, `route`, `status`
 //! and `ts` (Unix seconds or milliseconds, or an RFC 3339 date).
 
-use crate::estimate::{estimate, estimate_chars, linear, ContentKind, Estimator};
+use crate::estimate::{estimate, estimate_chars, linear, price, ContentKind, Estimator};
 use crate::headers::parse_rfc3339_ms;
 use crate::preflight::{Budget, Cost, Dimension, Policy, Provider, State, VerdictKind};
 use crate::profile_file::{CustomProfile, Tables};
+use crate::rng::SplitMix64;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -161,27 +162,13 @@ pub fn parse_row(line: &str) -> Result<Option<LogRow>, RowError> {
     }))
 }
 
-/// A small deterministic generator (SplitMix64) for reservoir sampling; fixed seed, so results are reproducible.
-#[derive(Debug, Clone)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// At most `cap` items; beyond that a uniform sample of everything pushed (Algorithm R).
 #[derive(Debug, Clone)]
 struct Reservoir<T> {
     cap: usize,
     seen: u64,
     items: Vec<T>,
-    rng: SplitMix,
+    rng: SplitMix64,
 }
 
 impl<T> Reservoir<T> {
@@ -190,7 +177,7 @@ impl<T> Reservoir<T> {
             cap,
             seen: 0,
             items: Vec::new(),
-            rng: SplitMix(seed),
+            rng: SplitMix64::new(seed),
         }
     }
 
@@ -199,7 +186,7 @@ impl<T> Reservoir<T> {
         if self.items.len() < self.cap {
             self.items.push(x);
         } else {
-            let j = self.rng.next() % self.seen;
+            let j = self.rng.next_u64() % self.seen;
             if (j as usize) < self.cap {
                 self.items[j as usize] = x;
             }
@@ -324,7 +311,7 @@ impl<'a> Calibration<'a> {
                 e.update(text);
                 let x = e.features();
                 let kind = ContentKind::detect(&x);
-                let shipped = e.finish_as(self.base);
+                let shipped = price(&x, self.base);
                 let lin = linear(&x, self.base);
                 let acc = &mut self.kinds[kind as usize];
                 acc.text_rows += 1;

@@ -26,7 +26,8 @@
 //! ```
 
 pub mod canary;
-pub mod rng;
+/// The seeded generator (shared with `traffic`).
+pub use crate::rng;
 pub mod sim;
 mod svg;
 

@@ -1,8 +1,8 @@
-//! A small seeded pseudo-random generator for the drill: SplitMix64 (Steele, Lea, Flood, "Fast splittable
+//! A small seeded pseudo-random generator for the drill and for `traffic`'s reservoir sampling: SplitMix64 (Steele, Lea, Flood, "Fast splittable
 //! pseudorandom number generators", OOPSLA 2014; the constants are those of `java.util.SplittableRandom`).
 //!
 //! Not cryptographic, and not meant to be: it is fast, passes BigCrush, has a full 2^64 period, and above all it is
-//! *the same everywhere*, so a drill is repeatable from its seed. The core never draws OS randomness; whoever runs
+//! *the same everywhere*, so a drill (or a calibration's sample) is repeatable from its seed. The core never draws OS randomness; whoever runs
 //! a drill passes a seed.
 
 /// SplitMix64: the state advances by a fixed odd constant (the golden gamma); each output is the state mixed by two
