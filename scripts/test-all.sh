@@ -14,7 +14,7 @@ cargo test --features redis --test redis_ledger
 
 # The npm package: build the wasm and its glue, the wasm-bindgen tests in node and headless Chromium, then the
 # packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and
-# webpack bundles in Chromium) and the example gateway against the fake upstream.
+# webpack bundles in Chromium, Deno and workerd) and the example gateway against the fake upstream.
 cargo build --bin llm-preflight
 (cd pkg && npm run build)
 bash pkg/scripts/test-wasm.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as users meet it: `npm pack`, install the tarball into a fresh temporary project, and run the tests
 # there with `node --test` (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and webpack bundles in headless
-# Chromium, profile files).
+# Chromium, profile files, the same probe in Deno and workerd).
 set -euo pipefail
 pkg="$(cd "$(dirname "$0")/.." && pwd)"
 repo="$(dirname "$pkg")"
