@@ -8,10 +8,10 @@
 #
 # Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh installs both). Builds once with optimisations and
 # AddressSanitizer (or `--sanitizer none`) into fuzz/target. Each target starts from its committed seeds in
-# fuzz/corpus/<target> (read only) and grows a scratch corpus in fuzz/work/corpus/<target> (git-ignored, kept between runs). A crash, a
-# timeout (an input taking over 10 s) or memory growth past 1 GB fails the target: its input is saved under
-# fuzz/artifacts/<target>/ and the script exits non-zero after running the others. Turn each one into a
-# regression test in tests/ (see tests/fuzz_regressions.rs).
+# fuzz/corpus/<target> (read only) and grows a scratch corpus in fuzz/work/corpus/<target> (git-ignored, kept
+# between runs). A crash, a timeout (an input taking over 10 s) or memory growth past 1 GB fails the target: its
+# input is saved under fuzz/artifacts/<target>/ and the script exits non-zero after running the others. Turn each
+# one into a regression test in tests/ (see tests/fuzz_regressions.rs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +32,7 @@ else
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(estimate_text headers classify stream_error request profile_json log_rows)
+    targets=(estimate_text scan_oracle headers classify stream_error request profile_json log_rows)
 fi
 
 cargo +nightly fuzz build -O -s "$sanitizer" || exit 1

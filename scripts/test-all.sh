@@ -31,6 +31,6 @@ fi
 # Robustness (issue 8). The property tests (tests/properties.rs), the limits (tests/limits.rs, tests/memory.rs:
 # 100 MB in bounded memory) and the fuzz regressions ran above with `cargo test --workspace`; run the properties
 # once more on their own so a failure is named. Then a fuzz smoke run: every target for FUZZ_SECONDS (default
-# 60 s; five targets plus the nightly build is about 7 minutes). The long run is `bash fuzz/run.sh --runs 10000000`.
+# 60 s; eight targets plus the nightly build is about 10 minutes). The long run is `bash fuzz/run.sh --runs 10000000`.
 cargo test --test properties
 bash fuzz/run.sh "${FUZZ_SECONDS:-60}"
