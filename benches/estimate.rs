@@ -1,7 +1,8 @@
 //! Estimation throughput on a mixed text of every corpus kind, beside the peers in the same run:
 //! tiktoken-rs exact counting, and the vocabulary-free `token-estimate` and `tokenx-rs` crates.
 //!
-//! `cargo bench --bench estimate`. The figures in the README come from this benchmark.
+//! `cargo bench --bench estimate`. The figures in the README come from this benchmark (`-- mixed/` for the mixed
+//! text alone, `-- kind/` for one group per corpus kind).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use llm_preflight::{estimate, Estimator, Profile};
@@ -9,30 +10,8 @@ use std::path::Path;
 
 /// The mixed text: every corpus sample's first 4,000 bytes (at a char boundary), kinds interleaved.
 fn mixed_text() -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut kinds: Vec<_> = std::fs::read_dir(&root)
-        .expect("corpus/")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_dir() && e.file_name() != "tools")
-        .map(|e| e.path())
-        .collect();
-    kinds.sort();
-    let mut lists: Vec<Vec<String>> = kinds
-        .iter()
-        .map(|k| {
-            let mut files: Vec<_> = std::fs::read_dir(k)
-                .expect("kind dir")
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                .collect();
-            files.sort();
-            files
-                .iter()
-                .filter_map(|f| std::fs::read_to_string(f).ok())
-                .collect()
-        })
-        .collect();
+    let lists = corpus_by_kind();
+    let mut lists: Vec<Vec<String>> = lists.into_iter().map(|(_, l)| l).collect();
     let mut out = String::new();
     let mut i = 0;
     while out.len() < 4 << 20 && lists.iter().any(|l| i < l.len()) {
@@ -49,6 +28,66 @@ fn mixed_text() -> String {
         i += 1;
     }
     out
+}
+
+/// Every corpus kind's samples, kinds in name order.
+fn corpus_by_kind() -> Vec<(String, Vec<String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut kinds: Vec<_> = std::fs::read_dir(&root)
+        .expect("corpus/")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir() && e.file_name() != "tools")
+        .map(|e| e.path())
+        .collect();
+    kinds.sort();
+    kinds
+        .iter()
+        .map(|k| {
+            let mut files: Vec<_> = std::fs::read_dir(k)
+                .expect("kind dir")
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect();
+            files.sort();
+            let texts = files
+                .iter()
+                .filter_map(|f| std::fs::read_to_string(f).ok())
+                .collect();
+            let name = k
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            (name, texts)
+        })
+        .collect()
+}
+
+/// One content kind at a time (`cargo bench --bench estimate -- kind/`): each kind's samples, first 4,000 bytes of
+/// each, estimated beside `token-estimate`, the fastest peer. Where the time goes, kind by kind.
+fn per_kind(c: &mut Criterion) {
+    let mut g = c.benchmark_group("kind");
+    g.sample_size(10);
+    g.warm_up_time(std::time::Duration::from_millis(300));
+    g.measurement_time(std::time::Duration::from_secs(1));
+    for (kind, texts) in corpus_by_kind() {
+        let mut text = String::new();
+        for t in &texts {
+            let mut end = t.len().min(4000);
+            while !t.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.push_str(&t[..end]);
+            text.push('\n');
+        }
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(format!("{kind}/llm-preflight"), |b| {
+            b.iter(|| estimate(black_box(&text), Profile::O200k))
+        });
+        g.bench_function(format!("{kind}/token-estimate"), |b| {
+            b.iter(|| token_estimate::estimate(black_box(&text), token_estimate::Profile::Mixed))
+        });
+    }
+    g.finish();
 }
 
 fn bench(c: &mut Criterion) {
@@ -88,5 +127,5 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, per_kind);
 criterion_main!(benches);
