@@ -942,9 +942,7 @@ impl Scanner {
             return;
         }
         // Stage 1: the histogram.
-        for &b in bytes {
-            self.hist[b as usize] += 1;
-        }
+        self.histogram(bytes);
         // Stage 2: continue the pending run.
         let mut i = 0;
         if self.run_len > 0 {
@@ -1023,6 +1021,35 @@ impl Scanner {
         }
         self.run_char = pending;
         self.run_len = pending_len;
+    }
+
+    /// Stage 1: every byte into `hist`. Long pieces count into four tables in turn and fold them in after, so
+    /// runs of one byte do not wait on the previous increment of the same counter; short pieces (one character at
+    /// a time, say) do not pay for clearing the tables.
+    fn histogram(&mut self, bytes: &[u8]) {
+        if bytes.len() < 1024 {
+            for &b in bytes {
+                self.hist[b as usize] += 1;
+            }
+            return;
+        }
+        // Each table counts at most a quarter of a part: no `u32` overflows.
+        for part in bytes.chunks(1 << 30) {
+            let mut t = [[0u32; 256]; 4];
+            let mut quads = part.chunks_exact(4);
+            for q in &mut quads {
+                t[0][q[0] as usize] += 1;
+                t[1][q[1] as usize] += 1;
+                t[2][q[2] as usize] += 1;
+                t[3][q[3] as usize] += 1;
+            }
+            for &b in quads.remainder() {
+                t[0][b as usize] += 1;
+            }
+            for (i, h) in self.hist.iter_mut().enumerate() {
+                *h += (t[0][i] + t[1][i] + t[2][i] + t[3][i]) as u64;
+            }
+        }
     }
 
     /// The bitmask path: up to [`BLOCK`] bytes at `p` (`p + BLOCK` is at most the pending run's start, so
