@@ -805,11 +805,11 @@ const BLOCK: usize = 64;
 /// The shortest prefix of a block the bitmask path takes; shorter ones go through the stretches.
 const MIN_BLOCK: usize = 32;
 
-/// The high bits of the eight bytes of `m` (no other bit set) gathered into the low eight bits: bit `i` from byte
-/// `i`. Every partial product lands on its own bit, so nothing carries.
+/// The high bits of the eight bytes of `m` (no other bit set) gathered into the top eight bits: bit `56 + i` from
+/// byte `i`. Every partial product lands on its own bit, so nothing carries.
 #[inline(always)]
-fn movemask(m: u64) -> u64 {
-    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+fn movemask_top(m: u64) -> u64 {
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) & (0xff << 56)
 }
 
 /// For bytes below 0x80: the high bit of each byte that is at least `c` (1 <= `c` <= 0x80). No byte carries.
@@ -834,22 +834,30 @@ struct Masks {
     /// Spaces and tabs.
     blank: u64,
     newline: u64,
-    backslash: u64,
-    /// `+` and `/` (they do not end an alphanumeric string).
-    plus_slash: u64,
     /// The next byte is the same byte (bit 63 looks at `p + 64`).
     same_next: u64,
-    /// Non-ASCII bytes, controls other than tab and newline (`\r`, `\v`, `\f` too), DEL.
-    bad: u64,
+    /// Any byte (in the SWAR form: the high bit of a byte) that is non-ASCII, a control other than tab and
+    /// newline (`\r`, `\v`, `\f` too) or DEL; any `+` or `/`; any `\\`. Rare enough in a block to be located only
+    /// when present.
+    any_bad: u64,
+    any_plus_slash: u64,
+    any_backslash: u64,
 }
 
-/// Classifies the 64 bytes at `p` (`bytes[p + 64]` must exist), eight at a time.
+/// The eight bytes at `j` of a block as a little-endian word.
+#[inline(always)]
+fn load8b(w: &[u8; BLOCK + 1], j: usize) -> u64 {
+    let mut a = [0; 8];
+    a.copy_from_slice(&w[j..j + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Classifies the 64 bytes of a block (and the byte after, for `same_next`), eight at a time.
 #[inline]
-fn classify(bytes: &[u8], p: usize) -> Masks {
+fn classify(w: &[u8; BLOCK + 1]) -> Masks {
     let mut m = Masks::default();
-    for k in 0..8 {
-        let j = p + 8 * k;
-        let raw = load8(bytes, j);
+    for k in 0..BLOCK / 8 {
+        let raw = load8b(w, 8 * k);
         let x = raw & LOW7;
         let folded = x | (ONES * 0x20);
         let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
@@ -859,22 +867,42 @@ fn classify(bytes: &[u8], p: usize) -> Masks {
         let tab = equal7(x, b'\t');
         let newline = equal7(x, b'\n');
         let blank = equal7(x, b' ') | tab;
-        let bad = (raw & HIGH) | (!at_least(x, 0x20) & HIGH & !tab & !newline) | equal7(x, 0x7f);
-        let plus_slash = equal7(x, b'+') | equal7(x, b'/');
-        let backslash = equal7(x, b'\\');
-        let same_next = zero_bytes(raw ^ load8(bytes, j + 1));
-        let sh = 8 * k;
-        m.letter |= movemask(letter) << sh;
-        m.upper |= movemask(upper) << sh;
-        m.digit |= movemask(digit) << sh;
-        m.blank |= movemask(blank) << sh;
-        m.newline |= movemask(newline) << sh;
-        m.backslash |= movemask(backslash) << sh;
-        m.plus_slash |= movemask(plus_slash) << sh;
-        m.same_next |= movemask(same_next) << sh;
-        m.bad |= movemask(bad) << sh;
+        m.any_bad |= raw | (!at_least(x, 0x20) & !tab & !newline) | equal7(x, 0x7f);
+        m.any_plus_slash |= equal7(x, b'+') | equal7(x, b'/');
+        m.any_backslash |= equal7(x, b'\\');
+        let same_next = zero_bytes(raw ^ load8b(w, 8 * k + 1));
+        // Each word's eight bits come in at the top and move down a byte per word (a recurrence, which keeps
+        // the compiler from vectorizing the loop with emulated 64-bit multiplies).
+        m.letter = (m.letter >> 8) | movemask_top(letter);
+        m.upper = (m.upper >> 8) | movemask_top(upper);
+        m.digit = (m.digit >> 8) | movemask_top(digit);
+        m.blank = (m.blank >> 8) | movemask_top(blank);
+        m.newline = (m.newline >> 8) | movemask_top(newline);
+        m.same_next = (m.same_next >> 8) | movemask_top(same_next);
+    }
+    m.any_bad &= HIGH;
+    m
+}
+
+/// The bits of the block's bytes equal to `a` or `b`.
+#[inline]
+fn bytes_equal(w: &[u8; BLOCK + 1], a: u8, b: u8) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        let x = load8b(w, 8 * k) & LOW7;
+        m = (m >> 8) | movemask_top(equal7(x, a) | equal7(x, b));
     }
     m
+}
+
+/// The low `n` bits (all of them from 64 on).
+#[inline(always)]
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1u64 << n) - 1
+    }
 }
 
 /// The top `len` bits (all of them from 64 on): a run of `len` characters just before a block, seen from it.
@@ -1085,10 +1113,21 @@ impl Scanner {
         {
             return Err(1);
         }
-        let k = classify(bytes, p);
+        let Some(Ok(blk)) = bytes.get(p..p + BLOCK + 1).map(<&[u8; BLOCK + 1]>::try_from) else {
+            return Err(1);
+        };
+        let k = classify(blk);
         let punct_all = !(k.letter | k.digit | k.blank | k.newline);
         let runs4 = k.same_next & (k.same_next >> 1) & (k.same_next >> 2) & (k.letter | punct_all);
-        let stop = k.bad | runs4;
+        let mut stop = runs4;
+        if k.any_bad != 0 {
+            // The first control or DEL (the first non-ASCII byte is `m` already).
+            let bad = blk[..m]
+                .iter()
+                .position(|&b| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f)
+                .unwrap_or(m);
+            stop |= low_bits(bad + 1) & !low_bits(bad);
+        }
         if stop != 0 {
             m = m.min(stop.trailing_zeros() as usize);
         }
@@ -1116,22 +1155,27 @@ impl Scanner {
             0
         };
         let pp = if self.open == O_PUNCT { top_bits(ol) } else { 0 };
-        let bsp = if self.open == O_PUNCT && self.last_punct == b'\\' {
-            1 << 63
-        } else {
-            0
-        };
+        let bsp = self.open == O_PUNCT && self.last_punct == b'\\';
         let sp = if self.open == O_WS { top_bits(ol) } else { 0 };
         let np = if self.open == O_NL { 1 << 63 } else { 0 };
         let v = &mut self.v;
         // Words.
         let starts = w & !back(w, wp, 1);
         let (p1, p2) = (back(pm, pp, 1), back(pm, pp, 2));
-        let bs1 = back(k.backslash & valid, bsp, 1);
         let (u1, u2) = (back(u, up, 1), back(u, up, 2));
         v[f::LATIN_RUNS] += starts.count_ones() as u64;
-        v[f::WORD_AFTER_PUNCT] += (starts & p1 & !p2).count_ones() as u64;
-        v[f::BACKSLASH_WORDS] += (starts & bs1 & !p2).count_ones() as u64;
+        let after_punct = starts & p1 & !p2;
+        v[f::WORD_AFTER_PUNCT] += after_punct.count_ones() as u64;
+        if after_punct != 0 && (k.any_backslash != 0 || bsp) {
+            let mut e = after_punct;
+            while e != 0 {
+                let j = e.trailing_zeros() as usize;
+                e &= e - 1;
+                if if j == 0 { bsp } else { blk[j - 1] == b'\\' } {
+                    v[f::BACKSLASH_WORDS] += 1;
+                }
+            }
+        }
         v[f::LATIN_CASE_SPLITS] += (u & back(l, lp, 1)).count_ones() as u64;
         v[f::LATIN_CAPS_RUNS] += (u & u1 & !u2).count_ones() as u64;
         v[f::CAPS_THEN_LOWER] += (l & u1 & u2).count_ones() as u64;
@@ -1179,23 +1223,29 @@ impl Scanner {
         v[f::NL_RUNS] += (n & !back(n, np, 1)).count_ones() as u64;
         self.indented_lines += (s & ((n << 1) | self.at_line_start as u64)).count_ones() as u64;
         // Alphanumeric strings, cut by punctuation other than `+` and `/`, blanks and newlines.
-        let ends = (pm & !k.plus_slash) | s | n;
+        let ps = if k.any_plus_slash != 0 {
+            bytes_equal(blk, b'+', b'/') & valid
+        } else {
+            0
+        };
+        let ends = (pm & !ps) | s | n;
         let first = (ends.trailing_zeros() as usize).min(m);
-        self.alnum_bytes(&bytes[p..p + first]);
+        let kinds = (l, u, d, ps);
+        self.alnum_range(&blk[..first], low_bits(first), kinds);
         if first < m {
             self.end_alnum();
             let last = 63 - ends.leading_zeros() as usize;
             let inside = valid & !ends;
-            let mut priced = (d | (u & (inside << 1))) & (!0u64 << first << 1) & ((1u64 << last) - 1);
+            let mut priced = (d | (u & (inside << 1))) & (!0u64 << first << 1) & low_bits(last);
             while priced != 0 {
                 let q = priced.trailing_zeros();
-                let from = 64 - (ends & ((1u64 << q) - 1)).leading_zeros() as usize;
+                let from = 64 - (ends & low_bits(q as usize)).leading_zeros() as usize;
                 let to = (ends & (!0u64 << q)).trailing_zeros() as usize;
-                self.alnum_bytes(&bytes[p + from..p + to]);
+                self.alnum_range(&blk[from..to], low_bits(to) & !low_bits(from), kinds);
                 self.end_alnum();
                 priced &= !0u64 << to;
             }
-            self.alnum_bytes(&bytes[p + last + 1..p + m]);
+            self.alnum_range(&blk[last + 1..m], valid & !low_bits(last + 1), kinds);
         }
         // The state after the last byte.
         let lastbit = 1u64 << (m - 1);
@@ -1203,7 +1253,7 @@ impl Scanner {
         let run = |x: u64| ((!x) << (64 - m)).leading_zeros().min(mm);
         self.at_line_start = n & lastbit != 0;
         if pm != 0 {
-            self.last_punct = bytes[p + 63 - pm.leading_zeros() as usize];
+            self.last_punct = blk[63 - pm.leading_zeros() as usize];
         }
         if w & lastbit != 0 {
             let (r, ru) = (run(w), run(u));
@@ -1231,18 +1281,64 @@ impl Scanner {
         Ok(m)
     }
 
-    /// ASCII letters, digits, `+` and `/` of one alphanumeric string through [`Scanner::alnum`].
+    /// One alphanumeric string's characters in a block (the bits `range`, the bytes `seg`: ASCII letters, digits,
+    /// `+` and `/`): what stepping each letter and digit through [`Scanner::alnum`] would do. `kinds` are the
+    /// block's lowercase, capital, digit and `+`/`/` bits. A kind change is counted between consecutive letters and
+    /// digits, `+` and `/` between them skipped: each kind's bits are carried forward over them first.
     #[inline]
-    fn alnum_bytes(&mut self, s: &[u8]) {
-        for &b in s {
-            let cls = match b {
-                b'a'..=b'z' => AN_LOWER,
-                b'A'..=b'Z' => AN_UPPER,
-                b'0'..=b'9' => AN_DIGIT,
-                _ => continue,
-            };
-            self.alnum(cls | if non_hex_letter(b) { AN_NONHEX } else { 0 });
+    fn alnum_range(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
+        let (l, u, d) = (kinds.0 & range, kinds.1 & range, kinds.2 & range);
+        let a = l | u | d;
+        if a == 0 {
+            return;
         }
+        let ps = kinds.3 & range;
+        let (mut ls, mut us, mut ds) = (l, u, d);
+        while ps != 0 {
+            let next = (
+                ls | ((ls << 1) & ps),
+                us | ((us << 1) & ps),
+                ds | ((ds << 1) & ps),
+            );
+            if next == (ls, us, ds) {
+                break;
+            }
+            (ls, us, ds) = next;
+        }
+        let same = (l & (ls << 1)) | (u & (us << 1)) | (d & (ds << 1));
+        let mut trans = (a & ((ls | us | ds) << 1) & !same).count_ones();
+        let kind = |bit: u64| {
+            if l & bit != 0 {
+                AN_LOWER
+            } else if u & bit != 0 {
+                AN_UPPER
+            } else {
+                AN_DIGIT
+            }
+        };
+        if self.an_len > 0 && kind(a & a.wrapping_neg()) != self.an_prev {
+            trans += 1;
+        }
+        self.an_prev = kind(1u64 << (63 - a.leading_zeros()));
+        self.an_len += a.count_ones();
+        self.an_trans += trans;
+        let mut flags = 0;
+        if l != 0 {
+            flags |= AN_LOWER;
+        }
+        if u != 0 {
+            flags |= AN_UPPER;
+        }
+        if d != 0 {
+            flags |= AN_DIGIT;
+        }
+        if (l | u) != 0
+            && (self.an_flags | flags) & AN_NONHEX == 0
+            && seg.iter().fold(false, |x, &b| x | non_hex_letter(b))
+        {
+            flags |= AN_NONHEX;
+        }
+        self.an_flags |= flags;
     }
 
     /// A stretch of ASCII letters from `i` (before `k`); returns where it ends. A run of [`REPEAT_MIN`] copies of

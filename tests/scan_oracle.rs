@@ -443,6 +443,8 @@ fn ascii_blocks_match_the_reference() {
         b"abcdefghijklmnopqrstuvwxyzABC 0123456789.,;:-_(){}[]\"'\n\t",
         b"aaab ",
         b" \t\n",
+        b"ab \r\n",
+        b"a\x01 b\x7f",
     ];
     let mut rng = Rng(0x0b10_c5ed_2026_1130);
     for case in 0..12_000 {
@@ -468,6 +470,11 @@ fn ascii_blocks_match_the_reference() {
                 _ => 1 + rng.below(90),
             };
             out.extend(std::iter::repeat(b).take(reps));
+            // Now and then a non-ASCII character: the block is cut before it.
+            if rng.below(50) == 0 {
+                let c = ["é", "É", "д", "世", "’", "\u{301}"][rng.below(6)];
+                out.extend_from_slice(c.as_bytes());
+            }
         }
         let every = out.len() <= 150;
         if let Err(e) = check(&out, rng.next(), every) {
