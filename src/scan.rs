@@ -836,12 +836,12 @@ struct Masks {
     newline: u64,
     /// The next byte is the same byte (bit 63 looks at `p + 64`).
     same_next: u64,
-    /// Any byte (in the SWAR form: the high bit of a byte) that is non-ASCII, a control other than tab and
-    /// newline (`\r`, `\v`, `\f` too) or DEL; any `+` or `/`; any `\\`. Rare enough in a block to be located only
-    /// when present.
+    /// Any control other than tab and newline (`\r`, `\v`, `\f` too) or DEL, in the SWAR form (the high bit of a
+    /// byte); the first non-ASCII byte is found before classifying. Rare: located only when present.
     any_bad: u64,
-    any_plus_slash: u64,
-    any_backslash: u64,
+    /// Any `+`, `/` or `\\` (SWAR form): the first two do not end an alphanumeric string, the last can start a
+    /// backslash word. Located only when present.
+    any_special: u64,
 }
 
 /// The eight bytes at `j` of a block as a little-endian word.
@@ -867,9 +867,10 @@ fn classify(w: &[u8; BLOCK + 1]) -> Masks {
         let tab = equal7(x, b'\t');
         let newline = equal7(x, b'\n');
         let blank = equal7(x, b' ') | tab;
-        m.any_bad |= raw | (!at_least(x, 0x20) & !tab & !newline) | equal7(x, 0x7f);
-        m.any_plus_slash |= equal7(x, b'+') | equal7(x, b'/');
-        m.any_backslash |= equal7(x, b'\\');
+        // Below 0x20 and neither tab nor newline, or DEL (the only byte from 0x7f up).
+        m.any_bad |= !(at_least(x, 0x20) | tab | newline) | at_least(x, 0x7f);
+        // `+` (0x2b) and `/` (0x2f) differ only in bit 2.
+        m.any_special |= equal7(x | (ONES * 4), b'/') | equal7(x, b'\\');
         let same_next = zero_bytes(raw ^ load8b(w, 8 * k + 1));
         // Each word's eight bits come in at the top and move down a byte per word (a recurrence, which keeps
         // the compiler from vectorizing the loop with emulated 64-bit multiplies).
@@ -1166,7 +1167,7 @@ impl Scanner {
         v[f::LATIN_RUNS] += starts.count_ones() as u64;
         let after_punct = starts & p1 & !p2;
         v[f::WORD_AFTER_PUNCT] += after_punct.count_ones() as u64;
-        if after_punct != 0 && (k.any_backslash != 0 || bsp) {
+        if after_punct != 0 && (k.any_special != 0 || bsp) {
             let mut e = after_punct;
             while e != 0 {
                 let j = e.trailing_zeros() as usize;
@@ -1223,7 +1224,7 @@ impl Scanner {
         v[f::NL_RUNS] += (n & !back(n, np, 1)).count_ones() as u64;
         self.indented_lines += (s & ((n << 1) | self.at_line_start as u64)).count_ones() as u64;
         // Alphanumeric strings, cut by punctuation other than `+` and `/`, blanks and newlines.
-        let ps = if k.any_plus_slash != 0 {
+        let ps = if k.any_special != 0 {
             bytes_equal(blk, b'+', b'/') & valid
         } else {
             0
@@ -1285,7 +1286,7 @@ impl Scanner {
     /// `+` and `/`): what stepping each letter and digit through [`Scanner::alnum`] would do. `kinds` are the
     /// block's lowercase, capital, digit and `+`/`/` bits. A kind change is counted between consecutive letters and
     /// digits, `+` and `/` between them skipped: each kind's bits are carried forward over them first.
-    #[inline]
+    #[inline(always)]
     fn alnum_range(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
         let (l, u, d) = (kinds.0 & range, kinds.1 & range, kinds.2 & range);
         let a = l | u | d;
