@@ -852,7 +852,8 @@ fn load8b(w: &[u8; BLOCK + 1], j: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// Classifies the 64 bytes of a block (and the byte after, for `same_next`), eight at a time.
+/// Classifies the 64 bytes of a block (and the byte after, for `same_next`), eight at a time, in two passes (few
+/// enough values live at once to stay in registers).
 #[inline]
 fn classify(w: &[u8; BLOCK + 1]) -> Masks {
     let mut m = Masks::default();
@@ -864,24 +865,30 @@ fn classify(w: &[u8; BLOCK + 1]) -> Masks {
         // Bit 5 (0x20) of a letter is clear for capitals; shifted to bit 7 of the same byte.
         let upper = letter & !(x << 2);
         let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
-        let tab = equal7(x, b'\t');
-        let newline = equal7(x, b'\n');
-        let blank = equal7(x, b' ') | tab;
-        // Below 0x20 and neither tab nor newline, or DEL (the only byte from 0x7f up).
-        m.any_bad |= !(at_least(x, 0x20) | tab | newline) | at_least(x, 0x7f);
-        // `+` (0x2b) and `/` (0x2f) differ only in bit 2.
-        m.any_special |= equal7(x | (ONES * 4), b'/') | equal7(x, b'\\');
         let same_next = zero_bytes(raw ^ load8b(w, 8 * k + 1));
         // Each word's eight bits come in at the top and move down a byte per word (a recurrence, which keeps
         // the compiler from vectorizing the loop with emulated 64-bit multiplies).
         m.letter = (m.letter >> 8) | movemask_top(letter);
         m.upper = (m.upper >> 8) | movemask_top(upper);
         m.digit = (m.digit >> 8) | movemask_top(digit);
-        m.blank = (m.blank >> 8) | movemask_top(blank);
-        m.newline = (m.newline >> 8) | movemask_top(newline);
         m.same_next = (m.same_next >> 8) | movemask_top(same_next);
     }
-    m.any_bad &= HIGH;
+    // Rare bytes, in the SWAR form: controls and DEL in the high bits, `+`, `/` and `\\` one bit lower.
+    let mut rare = 0;
+    for k in 0..BLOCK / 8 {
+        let x = load8b(w, 8 * k) & LOW7;
+        let tab = equal7(x, b'\t');
+        let newline = equal7(x, b'\n');
+        let blank = equal7(x, b' ') | tab;
+        m.blank = (m.blank >> 8) | movemask_top(blank);
+        m.newline = (m.newline >> 8) | movemask_top(newline);
+        // Below 0x20 and neither tab nor newline, or DEL (the only byte from 0x7f up). `+` (0x2b) and `/`
+        // (0x2f) differ only in bit 2.
+        rare |= (!(at_least(x, 0x20) | tab | newline) | at_least(x, 0x7f)) & HIGH;
+        rare |= (equal7(x | (ONES * 4), b'/') | equal7(x, b'\\')) >> 1;
+    }
+    m.any_bad = rare & HIGH;
+    m.any_special = rare & (HIGH >> 1);
     m
 }
 
