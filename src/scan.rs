@@ -1121,7 +1121,10 @@ impl Scanner {
         {
             return Err(1);
         }
-        let Some(Ok(blk)) = bytes.get(p..p + BLOCK + 1).map(<&[u8; BLOCK + 1]>::try_from) else {
+        let Some(Ok(blk)) = bytes
+            .get(p..p + BLOCK + 1)
+            .map(<&[u8; BLOCK + 1]>::try_from)
+        else {
             return Err(1);
         };
         let k = classify(blk);
@@ -1162,7 +1165,11 @@ impl Scanner {
         } else {
             0
         };
-        let pp = if self.open == O_PUNCT { top_bits(ol) } else { 0 };
+        let pp = if self.open == O_PUNCT {
+            top_bits(ol)
+        } else {
+            0
+        };
         let bsp = self.open == O_PUNCT && self.last_punct == b'\\';
         let sp = if self.open == O_WS { top_bits(ol) } else { 0 };
         let np = if self.open == O_NL { 1 << 63 } else { 0 };
@@ -1273,17 +1280,29 @@ impl Scanner {
             self.word_script = Script::Latin;
         } else if d & lastbit != 0 {
             let r = run(d);
-            self.open_len = if r == mm && self.open == O_DIGITS { ol + r } else { r };
+            self.open_len = if r == mm && self.open == O_DIGITS {
+                ol + r
+            } else {
+                r
+            };
             self.open = O_DIGITS;
         } else if s & lastbit != 0 {
             let r = run(s);
-            self.open_len = if r == mm && self.open == O_WS { ol + r } else { r };
+            self.open_len = if r == mm && self.open == O_WS {
+                ol + r
+            } else {
+                r
+            };
             self.open = O_WS;
         } else if n & lastbit != 0 {
             self.open = O_NL;
         } else {
             let r = run(pm);
-            self.open_len = if r == mm && self.open == O_PUNCT { ol + r } else { r };
+            self.open_len = if r == mm && self.open == O_PUNCT {
+                ol + r
+            } else {
+                r
+            };
             self.open = O_PUNCT;
         }
         Ok(m)
@@ -1302,16 +1321,18 @@ impl Scanner {
         }
         let ps = kinds.3 & range;
         let (mut ls, mut us, mut ds) = (l, u, d);
-        while ps != 0 {
-            let next = (
-                ls | ((ls << 1) & ps),
-                us | ((us << 1) & ps),
-                ds | ((ds << 1) & ps),
-            );
-            if next == (ls, us, ds) {
-                break;
+        if ps != 0 {
+            loop {
+                let next = (
+                    ls | ((ls << 1) & ps),
+                    us | ((us << 1) & ps),
+                    ds | ((ds << 1) & ps),
+                );
+                if next == (ls, us, ds) {
+                    break;
+                }
+                (ls, us, ds) = next;
             }
-            (ls, us, ds) = next;
         }
         let same = (l & (ls << 1)) | (u & (us << 1)) | (d & (ds << 1));
         let mut trans = (a & ((ls | us | ds) << 1) & !same).count_ones();

@@ -400,25 +400,8 @@ fn long_texts_match_the_reference() {
 /// capital, two capitals), a word of another script, a punctuation run of one (also through a combining mark) or
 /// of a repeat, a whitespace or newline run, a digit run, `\r`, a control.
 const CARRIES: &[&str] = &[
-    "",
-    "x",
-    "é",
-    "É",
-    "ÉÉ",
-    "AB",
-    "дом",
-    "!",
-    "\\",
-    "!\u{301}",
-    "====",
-    " ",
-    "  ",
-    "\n",
-    "7",
-    "12",
-    "\r",
-    "\u{1}",
-    "世",
+    "", "x", "é", "É", "ÉÉ", "AB", "дом", "!", "\\", "!\u{301}", "====", " ", "  ", "\n", "7",
+    "12", "\r", "\u{1}", "世",
 ];
 
 /// The bitmask path takes 64-byte blocks of ASCII: random text over small alphabets at every length around one
@@ -501,7 +484,7 @@ fn shapes_across_block_boundaries_match_the_reference() {
         b"9f86d081884c",
         b"aGVsbG8+d29y/bGQ",
     ];
-    let mut rng = Rng(0x5a9e_0ff5_e7);
+    let mut rng = Rng(0x005a_9e0f_f5e7);
     for (si, shape) in shapes.iter().enumerate() {
         for len in (1..=140).step_by(if si < 4 { 1 } else { 3 }) {
             for offset in (0..66).step_by(5) {
