@@ -1312,7 +1312,7 @@ impl Scanner {
     /// `+` and `/`): what stepping each letter and digit through [`Scanner::alnum`] would do. `kinds` are the
     /// block's lowercase, capital, digit and `+`/`/` bits. A kind change is counted between consecutive letters and
     /// digits, `+` and `/` between them skipped: each kind's bits are carried forward over them first.
-    #[inline(always)]
+    #[inline]
     fn alnum_range(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
         let (l, u, d) = (kinds.0 & range, kinds.1 & range, kinds.2 & range);
         let a = l | u | d;
