@@ -658,6 +658,13 @@ const O_NL: u8 = 5;
 ///    a space after a space only lengthens the run). Runs of one byte are checked for [`REPEAT_MIN`] only where the
 ///    next byte equals the current one. Non-ASCII characters are decoded and classified one run at a time, with a
 ///    bulk path for words of other scripts.
+///
+///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
+///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines with no run of
+///    [`REPEAT_MIN`] copies of a letter or punctuation byte, they are classified eight at a time into bitmasks and
+///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
+///    the state. The counts are the stretches' counts (`tests/scan_oracle.rs` checks blocks after every kind of
+///    open pre-token and runs across block boundaries).
 #[derive(Debug, Clone)]
 pub struct Scanner {
     v: [u64; NF],
