@@ -658,6 +658,13 @@ const O_NL: u8 = 5;
 ///    a space after a space only lengthens the run). Runs of one byte are checked for [`REPEAT_MIN`] only where the
 ///    next byte equals the current one. Non-ASCII characters are decoded and classified one run at a time, with a
 ///    bulk path for words of other scripts.
+///
+///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
+///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines with no run of
+///    [`REPEAT_MIN`] copies of a letter or punctuation byte, they are classified eight at a time into bitmasks and
+///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
+///    the state. The counts are the stretches' counts (`tests/scan_oracle.rs` checks blocks after every kind of
+///    open pre-token and runs across block boundaries).
 #[derive(Debug, Clone)]
 pub struct Scanner {
     v: [u64; NF],
@@ -800,6 +807,138 @@ fn blanks_end(bytes: &[u8], mut e: usize, k: usize) -> usize {
     }
 }
 
+/// Bytes in one block of the bitmask path ([`Scanner::block`]).
+const BLOCK: usize = 64;
+/// The shortest prefix of a block the bitmask path takes; shorter ones go through the stretches.
+const MIN_BLOCK: usize = 32;
+
+/// The high bits of the eight bytes of `m` (no other bit set) gathered into the top eight bits: bit `56 + i` from
+/// byte `i`. Every partial product lands on its own bit, so nothing carries.
+#[inline(always)]
+fn movemask_top(m: u64) -> u64 {
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) & (0xff << 56)
+}
+
+/// For bytes below 0x80: the high bit of each byte that is at least `c` (1 <= `c` <= 0x80). No byte carries.
+#[inline(always)]
+fn at_least(x: u64, c: u8) -> u64 {
+    (x + ONES * (0x80 - c as u64)) & HIGH
+}
+
+/// For bytes below 0x80: the high bit of each byte equal to `c` (below 0x80).
+#[inline(always)]
+fn equal7(x: u64, c: u8) -> u64 {
+    !((x ^ (ONES * c as u64)) + LOW7) & HIGH
+}
+
+/// One block as bitmasks, bit `i` for byte `p + i`.
+#[derive(Default)]
+struct Masks {
+    /// ASCII letters, and the capitals among them.
+    letter: u64,
+    upper: u64,
+    digit: u64,
+    /// Spaces and tabs.
+    blank: u64,
+    newline: u64,
+    /// The next byte is the same byte (bit 63 looks at `p + 64`).
+    same_next: u64,
+    /// Any control other than tab and newline (`\r`, `\v`, `\f` too) or DEL, in the SWAR form (the high bit of a
+    /// byte); the first non-ASCII byte is found before classifying. Rare: located only when present.
+    any_bad: u64,
+    /// Any `+`, `/` or `\\` (SWAR form): the first two do not end an alphanumeric string, the last can start a
+    /// backslash word. Located only when present.
+    any_special: u64,
+}
+
+/// The eight bytes at `j` of a block as a little-endian word.
+#[inline(always)]
+fn load8b(w: &[u8; BLOCK + 1], j: usize) -> u64 {
+    let mut a = [0; 8];
+    a.copy_from_slice(&w[j..j + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Classifies the 64 bytes of a block (and the byte after, for `same_next`), eight at a time, in two passes (few
+/// enough values live at once to stay in registers).
+#[inline]
+fn classify(w: &[u8; BLOCK + 1]) -> Masks {
+    let mut m = Masks::default();
+    for k in 0..BLOCK / 8 {
+        let raw = load8b(w, 8 * k);
+        let x = raw & LOW7;
+        let folded = x | (ONES * 0x20);
+        let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+        // Bit 5 (0x20) of a letter is clear for capitals; shifted to bit 7 of the same byte.
+        let upper = letter & !(x << 2);
+        let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
+        let same_next = zero_bytes(raw ^ load8b(w, 8 * k + 1));
+        // Each word's eight bits come in at the top and move down a byte per word (a recurrence, which keeps
+        // the compiler from vectorizing the loop with emulated 64-bit multiplies).
+        m.letter = (m.letter >> 8) | movemask_top(letter);
+        m.upper = (m.upper >> 8) | movemask_top(upper);
+        m.digit = (m.digit >> 8) | movemask_top(digit);
+        m.same_next = (m.same_next >> 8) | movemask_top(same_next);
+    }
+    // Rare bytes, in the SWAR form: controls and DEL in the high bits, `+`, `/` and `\\` one bit lower.
+    let mut rare = 0;
+    for k in 0..BLOCK / 8 {
+        let x = load8b(w, 8 * k) & LOW7;
+        let tab = equal7(x, b'\t');
+        let newline = equal7(x, b'\n');
+        let blank = equal7(x, b' ') | tab;
+        m.blank = (m.blank >> 8) | movemask_top(blank);
+        m.newline = (m.newline >> 8) | movemask_top(newline);
+        // Below 0x20 and neither tab nor newline, or DEL (the only byte from 0x7f up). `+` (0x2b) and `/`
+        // (0x2f) differ only in bit 2.
+        rare |= (!(at_least(x, 0x20) | tab | newline) | at_least(x, 0x7f)) & HIGH;
+        rare |= (equal7(x | (ONES * 4), b'/') | equal7(x, b'\\')) >> 1;
+    }
+    m.any_bad = rare & HIGH;
+    m.any_special = rare & (HIGH >> 1);
+    m
+}
+
+/// The bits of the block's bytes equal to `a` or `b`.
+#[inline]
+fn bytes_equal(w: &[u8; BLOCK + 1], a: u8, b: u8) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        let x = load8b(w, 8 * k) & LOW7;
+        m = (m >> 8) | movemask_top(equal7(x, a) | equal7(x, b));
+    }
+    m
+}
+
+/// The low `n` bits (all of them from 64 on).
+#[inline(always)]
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The top `len` bits (all of them from 64 on): a run of `len` characters just before a block, seen from it.
+#[inline(always)]
+fn top_bits(len: u32) -> u64 {
+    if len == 0 {
+        0
+    } else if len >= 64 {
+        !0
+    } else {
+        !0u64 << (64 - len)
+    }
+}
+
+/// `cur` seen `by` characters back (1 <= `by` <= 63): bit `i` is the bit of character `i - by`, taken from `prev`
+/// (the characters before the block, bit 63 the last) below 0.
+#[inline(always)]
+fn back(cur: u64, prev: u64, by: u32) -> u64 {
+    (cur << by) | (prev >> (64 - by))
+}
+
 impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
@@ -846,9 +985,7 @@ impl Scanner {
             return;
         }
         // Stage 1: the histogram.
-        for &b in bytes {
-            self.hist[b as usize] += 1;
-        }
+        self.histogram(bytes);
         // Stage 2: continue the pending run.
         let mut i = 0;
         if self.run_len > 0 {
@@ -881,7 +1018,18 @@ impl Scanner {
         let pending_len = ((n - k) / width) as u32;
         // Stage 3: the stretches before `k`. Reading `bytes[j + 1]` for `j < k` is in bounds since `k < n`.
         let region = text.get(..k).unwrap_or_default();
+        // Where the bitmask path may be tried next.
+        let mut next_block = 0;
         while i < k {
+            if i >= next_block && i + BLOCK <= k {
+                match self.block(bytes, i) {
+                    Ok(m) => {
+                        i += m;
+                        continue;
+                    }
+                    Err(skip) => next_block = i + skip,
+                }
+            }
             let b = bytes[i];
             i = match BYTE_CLASS[b as usize] {
                 A_LOWER | A_UPPER => self.letters(bytes, i, k),
@@ -916,6 +1064,317 @@ impl Scanner {
         }
         self.run_char = pending;
         self.run_len = pending_len;
+    }
+
+    /// Stage 1: every byte into `hist`. Long pieces count into four tables in turn and fold them in after, so
+    /// runs of one byte do not wait on the previous increment of the same counter; short pieces (one character at
+    /// a time, say) do not pay for clearing the tables.
+    fn histogram(&mut self, bytes: &[u8]) {
+        if bytes.len() < 1024 {
+            for &b in bytes {
+                self.hist[b as usize] += 1;
+            }
+            return;
+        }
+        // Each table counts at most a quarter of a part: no `u32` overflows.
+        for part in bytes.chunks(1 << 30) {
+            let mut t = [[0u32; 256]; 4];
+            let mut quads = part.chunks_exact(4);
+            for q in &mut quads {
+                t[0][q[0] as usize] += 1;
+                t[1][q[1] as usize] += 1;
+                t[2][q[2] as usize] += 1;
+                t[3][q[3] as usize] += 1;
+            }
+            for &b in quads.remainder() {
+                t[0][b as usize] += 1;
+            }
+            for (i, h) in self.hist.iter_mut().enumerate() {
+                *h += (t[0][i] + t[1][i] + t[2][i] + t[3][i]) as u64;
+            }
+        }
+    }
+
+    /// The bitmask path: up to [`BLOCK`] bytes at `p` (`p + BLOCK` is at most the pending run's start, so
+    /// `bytes[p + BLOCK]` exists), taken at once when they are ASCII letters, digits, punctuation, spaces, tabs
+    /// and newlines with no run of [`REPEAT_MIN`] copies of a letter or punctuation byte, and scanned with the
+    /// same counts as the stretches would give. Returns how many bytes it took (a prefix of at least
+    /// [`MIN_BLOCK`] that does not end inside a run of one byte), or, when it took none, how far on to try again.
+    ///
+    /// The characters before the block are seen through the state: the open pre-token's kind and length become
+    /// the bits "before" bit 0 (a Latin word's letters and capitals from `open_len` and `caps`, a digit run's
+    /// length modulo 3, a punctuation or whitespace run's length, a newline run), so every count keyed to a
+    /// character of the block (word starts, case splits, run starts and closes) is a popcount of shifted masks.
+    /// The state the stretches would leave after the last byte is written back. Alphanumeric strings are priced
+    /// by stepping through [`Scanner::alnum`] only where they could be priced: the string continued from before
+    /// the block, the one left open at its end, and those between with a digit or a capital past their start.
+    fn block(&mut self, bytes: &[u8], p: usize) -> Result<usize, usize> {
+        // The first non-ASCII byte, cheaply, before classifying.
+        let mut m = BLOCK;
+        for k in 0..BLOCK / 8 {
+            let h = load8(bytes, p + 8 * k) & HIGH;
+            if h != 0 {
+                m = 8 * k + (h.trailing_zeros() / 8) as usize;
+                break;
+            }
+        }
+        if m < MIN_BLOCK {
+            return Err(m + 1);
+        }
+        let latin_word = self.open == O_WORD && self.word_script == Script::Latin;
+        if self.first_nonspace.is_none()
+            || (p > 0 && bytes[p - 1] == bytes[p])
+            || (latin_word && self.last_upper != (self.caps > 0))
+        {
+            return Err(1);
+        }
+        let Some(Ok(blk)) = bytes
+            .get(p..p + BLOCK + 1)
+            .map(<&[u8; BLOCK + 1]>::try_from)
+        else {
+            return Err(1);
+        };
+        let k = classify(blk);
+        let punct_all = !(k.letter | k.digit | k.blank | k.newline);
+        let runs4 = k.same_next & (k.same_next >> 1) & (k.same_next >> 2) & (k.letter | punct_all);
+        let mut stop = runs4;
+        if k.any_bad != 0 {
+            // The first control or DEL (the first non-ASCII byte is `m` already).
+            let bad = blk[..m]
+                .iter()
+                .position(|&b| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f)
+                .unwrap_or(m);
+            stop |= low_bits(bad + 1) & !low_bits(bad);
+        }
+        if stop != 0 {
+            m = m.min(stop.trailing_zeros() as usize);
+        }
+        // Never end inside a run of one byte: the stretches take runs whole.
+        while m > 0 && (k.same_next >> (m - 1)) & 1 != 0 {
+            m -= 1;
+        }
+        if m < MIN_BLOCK {
+            return Err(m + 1);
+        }
+        let valid = if m == BLOCK { !0 } else { (1u64 << m) - 1 };
+        let (w, u, d) = (k.letter & valid, k.upper & valid, k.digit & valid);
+        let (s, n) = (k.blank & valid, k.newline & valid);
+        let pm = valid & !(w | d | s | n);
+        let l = w & !u;
+        // The characters before the block, from the state.
+        let ol = self.open_len;
+        let wp = if latin_word { top_bits(ol) } else { 0 };
+        let up = if latin_word { top_bits(self.caps) } else { 0 };
+        let lp = wp & !up;
+        let dp = if self.open == O_DIGITS {
+            // Only the length modulo 3 matters for the groups.
+            top_bits(if ol <= 63 { ol } else { 60 + ol % 3 })
+        } else {
+            0
+        };
+        let pp = if self.open == O_PUNCT {
+            top_bits(ol)
+        } else {
+            0
+        };
+        let bsp = self.open == O_PUNCT && self.last_punct == b'\\';
+        let sp = if self.open == O_WS { top_bits(ol) } else { 0 };
+        let np = if self.open == O_NL { 1 << 63 } else { 0 };
+        let v = &mut self.v;
+        // Words.
+        let starts = w & !back(w, wp, 1);
+        let (p1, p2) = (back(pm, pp, 1), back(pm, pp, 2));
+        let (u1, u2) = (back(u, up, 1), back(u, up, 2));
+        v[f::LATIN_RUNS] += starts.count_ones() as u64;
+        let after_punct = starts & p1 & !p2;
+        v[f::WORD_AFTER_PUNCT] += after_punct.count_ones() as u64;
+        if after_punct != 0 && (k.any_special != 0 || bsp) {
+            let mut e = after_punct;
+            while e != 0 {
+                let j = e.trailing_zeros() as usize;
+                e &= e - 1;
+                if if j == 0 { bsp } else { blk[j - 1] == b'\\' } {
+                    v[f::BACKSLASH_WORDS] += 1;
+                }
+            }
+        }
+        v[f::LATIN_CASE_SPLITS] += (u & back(l, lp, 1)).count_ones() as u64;
+        v[f::LATIN_CAPS_RUNS] += (u & u1 & !u2).count_ones() as u64;
+        v[f::CAPS_THEN_LOWER] += (l & u1 & u2).count_ones() as u64;
+        let x = ((w as u128) << 64) | wp as u128;
+        let t2 = x & (x << 1);
+        let t4 = t2 & (t2 << 2);
+        let t8 = t4 & (t4 << 4);
+        v[f::LATIN_LONG] += (((t8 & (t8 << 1)) >> 64) as u64).count_ones() as u64;
+        v[f::LATIN_LONG2] += (((t8 & (t8 << 5)) >> 64) as u64).count_ones() as u64;
+        // Digits: a run starts a group, and so does every third digit after.
+        v[f::DIGIT_RUNS] += (d & !back(d, dp, 1)).count_ones() as u64;
+        if d != 0 {
+            let x = ((d as u128) << 64) | dp as u128;
+            let three = x & (x << 1) & (x << 2);
+            let mut g = x & !(x << 1);
+            let mut all = g;
+            while g != 0 {
+                g = (g << 3) & three;
+                all |= g;
+            }
+            v[f::DIGIT_GROUPS3] += ((all >> 64) as u64).count_ones() as u64;
+        }
+        // Punctuation runs, and runs of one closed by the next character.
+        v[f::PUNCT_RUNS] += (pm & !p1).count_ones() as u64;
+        v[f::PUNCT_SINGLE] += (valid & !pm & p1 & !p2).count_ones() as u64;
+        // Whitespace runs closed by the next character: one space, or a run priced by its length.
+        let (s1, s2) = (back(s, sp, 1), back(s, sp, 2));
+        v[f::SPACES_SINGLE] += (valid & !s & s1 & !s2).count_ones() as u64;
+        let mut closes = valid & !s & s1 & s2;
+        let s_starts = s & !s1;
+        while closes != 0 {
+            let j = closes.trailing_zeros();
+            closes &= closes - 1;
+            let before = s_starts & ((1u64 << j) - 1);
+            let len = if before != 0 {
+                j - (63 - before.leading_zeros())
+            } else {
+                ol + j
+            };
+            v[f::WS_RUNS] += 1;
+            v[f::WS_RUN_CHARS] += len as u64;
+            v[f::WS_LONG] += len.saturating_sub(WS_LONG_MIN) as u64;
+        }
+        // Newlines; a blank right after one (or at a line start carried in) indents the line.
+        v[f::NL_RUNS] += (n & !back(n, np, 1)).count_ones() as u64;
+        self.indented_lines += (s & ((n << 1) | self.at_line_start as u64)).count_ones() as u64;
+        // Alphanumeric strings, cut by punctuation other than `+` and `/`, blanks and newlines.
+        let ps = if k.any_special != 0 {
+            bytes_equal(blk, b'+', b'/') & valid
+        } else {
+            0
+        };
+        let ends = (pm & !ps) | s | n;
+        let first = (ends.trailing_zeros() as usize).min(m);
+        let kinds = (l, u, d, ps);
+        self.alnum_range(&blk[..first], low_bits(first), kinds);
+        if first < m {
+            self.end_alnum();
+            let last = 63 - ends.leading_zeros() as usize;
+            let inside = valid & !ends;
+            let mut priced = (d | (u & (inside << 1))) & (!0u64 << first << 1) & low_bits(last);
+            while priced != 0 {
+                let q = priced.trailing_zeros();
+                let from = 64 - (ends & low_bits(q as usize)).leading_zeros() as usize;
+                let to = (ends & (!0u64 << q)).trailing_zeros() as usize;
+                self.alnum_range(&blk[from..to], low_bits(to) & !low_bits(from), kinds);
+                self.end_alnum();
+                priced &= !0u64 << to;
+            }
+            self.alnum_range(&blk[last + 1..m], valid & !low_bits(last + 1), kinds);
+        }
+        // The state after the last byte.
+        let lastbit = 1u64 << (m - 1);
+        let mm = m as u32;
+        let run = |x: u64| ((!x) << (64 - m)).leading_zeros().min(mm);
+        self.at_line_start = n & lastbit != 0;
+        if pm != 0 {
+            self.last_punct = blk[63 - pm.leading_zeros() as usize];
+        }
+        if w & lastbit != 0 {
+            let (r, ru) = (run(w), run(u));
+            let (len0, caps0) = if latin_word { (ol, self.caps) } else { (0, 0) };
+            self.open_len = if r == mm { len0 + r } else { r };
+            self.caps = if ru == mm { caps0 + ru } else { ru };
+            self.last_upper = u & lastbit != 0;
+            self.open = O_WORD;
+            self.word_script = Script::Latin;
+        } else if d & lastbit != 0 {
+            let r = run(d);
+            self.open_len = if r == mm && self.open == O_DIGITS {
+                ol + r
+            } else {
+                r
+            };
+            self.open = O_DIGITS;
+        } else if s & lastbit != 0 {
+            let r = run(s);
+            self.open_len = if r == mm && self.open == O_WS {
+                ol + r
+            } else {
+                r
+            };
+            self.open = O_WS;
+        } else if n & lastbit != 0 {
+            self.open = O_NL;
+        } else {
+            let r = run(pm);
+            self.open_len = if r == mm && self.open == O_PUNCT {
+                ol + r
+            } else {
+                r
+            };
+            self.open = O_PUNCT;
+        }
+        Ok(m)
+    }
+
+    /// One alphanumeric string's characters in a block (the bits `range`, the bytes `seg`: ASCII letters, digits,
+    /// `+` and `/`): what stepping each letter and digit through [`Scanner::alnum`] would do. `kinds` are the
+    /// block's lowercase, capital, digit and `+`/`/` bits. A kind change is counted between consecutive letters and
+    /// digits, `+` and `/` between them skipped: each kind's bits are carried forward over them first.
+    #[inline]
+    fn alnum_range(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
+        let (l, u, d) = (kinds.0 & range, kinds.1 & range, kinds.2 & range);
+        let a = l | u | d;
+        if a == 0 {
+            return;
+        }
+        let ps = kinds.3 & range;
+        let (mut ls, mut us, mut ds) = (l, u, d);
+        if ps != 0 {
+            loop {
+                let next = (
+                    ls | ((ls << 1) & ps),
+                    us | ((us << 1) & ps),
+                    ds | ((ds << 1) & ps),
+                );
+                if next == (ls, us, ds) {
+                    break;
+                }
+                (ls, us, ds) = next;
+            }
+        }
+        let same = (l & (ls << 1)) | (u & (us << 1)) | (d & (ds << 1));
+        let mut trans = (a & ((ls | us | ds) << 1) & !same).count_ones();
+        let kind = |bit: u64| {
+            if l & bit != 0 {
+                AN_LOWER
+            } else if u & bit != 0 {
+                AN_UPPER
+            } else {
+                AN_DIGIT
+            }
+        };
+        if self.an_len > 0 && kind(a & a.wrapping_neg()) != self.an_prev {
+            trans += 1;
+        }
+        self.an_prev = kind(1u64 << (63 - a.leading_zeros()));
+        self.an_len += a.count_ones();
+        self.an_trans += trans;
+        let mut flags = 0;
+        if l != 0 {
+            flags |= AN_LOWER;
+        }
+        if u != 0 {
+            flags |= AN_UPPER;
+        }
+        if d != 0 {
+            flags |= AN_DIGIT;
+        }
+        if (l | u) != 0
+            && (self.an_flags | flags) & AN_NONHEX == 0
+            && seg.iter().fold(false, |x, &b| x | non_hex_letter(b))
+        {
+            flags |= AN_NONHEX;
+        }
+        self.an_flags |= flags;
     }
 
     /// A stretch of ASCII letters from `i` (before `k`); returns where it ends. A run of [`REPEAT_MIN`] copies of

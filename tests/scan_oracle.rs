@@ -395,3 +395,108 @@ fn long_texts_match_the_reference() {
             .unwrap_or_else(|e| panic!("{} concatenated: {e}", kind.display()));
     }
 }
+
+/// What the character before an ASCII stretch can leave open: nothing, an ASCII or non-ASCII Latin word (lower,
+/// capital, two capitals), a word of another script, a punctuation run of one (also through a combining mark) or
+/// of a repeat, a whitespace or newline run, a digit run, `\r`, a control.
+const CARRIES: &[&str] = &[
+    "", "x", "é", "É", "ÉÉ", "AB", "дом", "!", "\\", "!\u{301}", "====", " ", "  ", "\n", "7",
+    "12", "\r", "\u{1}", "世",
+];
+
+/// The bitmask path takes 64-byte blocks of ASCII: random text over small alphabets at every length around one
+/// and a few blocks, after every kind of open pre-token, whole, in random pieces and (when short) cut at every
+/// byte; runs of one byte (just under the repeat length, and long blanks, newlines and digits) fall across the
+/// block boundaries.
+#[test]
+fn ascii_blocks_match_the_reference() {
+    const SETS: &[&[u8]] = &[
+        b"aA1 .\n\t+/\\",
+        b"ab ",
+        b"aB",
+        b"Ab1 ",
+        b"a1",
+        b"9 ",
+        b"  \n",
+        b"\\a.",
+        b"x+/Y",
+        b"AB c",
+        b"abcdef0123456789",
+        b"aZ09+/= ",
+        b"abcdefghijklmnopqrstuvwxyzABC 0123456789.,;:-_(){}[]\"'\n\t",
+        b"aaab ",
+        b" \t\n",
+        b"ab \r\n",
+        b"a\x01 b\x7f",
+    ];
+    let mut rng = Rng(0x0b10_c5ed_2026_1130);
+    for case in 0..12_000 {
+        let set = SETS[case % SETS.len()];
+        let carry = CARRIES[rng.below(CARRIES.len())];
+        let len = match case % 4 {
+            0 => 40 + rng.below(60),
+            1 => 100 + rng.below(100),
+            2 => rng.below(300),
+            _ => rng.below(1200),
+        };
+        let mut out = carry.as_bytes().to_vec();
+        let filler = rng.below(70);
+        out.extend((0..filler).map(|i| b"ab cd "[i % 6]));
+        while out.len() < len + filler {
+            let b = set[rng.below(set.len())];
+            let reps = match rng.below(16) {
+                0..=9 => 1,
+                10 => 2,
+                11 => 3,
+                12 => 4,
+                13 => 1 + rng.below(20),
+                _ => 1 + rng.below(90),
+            };
+            out.extend(std::iter::repeat(b).take(reps));
+            // Now and then a non-ASCII character: the block is cut before it.
+            if rng.below(50) == 0 {
+                let c = ["é", "É", "д", "世", "’", "\u{301}"][rng.below(6)];
+                out.extend_from_slice(c.as_bytes());
+            }
+        }
+        let every = out.len() <= 150;
+        if let Err(e) = check(&out, rng.next(), every) {
+            panic!("case {case}, input {}: {e}", show(&out));
+        }
+    }
+}
+
+/// One long shape (a word without repeats, in lower case, capitals or mixed; digits; blanks; newlines;
+/// punctuation; an alphanumeric string) of every length up to 140, starting at every offset of a block, after
+/// every kind of open pre-token, with text after it.
+#[test]
+fn shapes_across_block_boundaries_match_the_reference() {
+    let shapes: &[&[u8]] = &[
+        b"abcdefghijklmnopqrstuvwxyz",
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        b"abCDefGHijKLmnOPqrSTuvWXyz",
+        b"0123456789",
+        b" ",
+        b"\t ",
+        b"\n",
+        b".,;:-_(){}",
+        b"a1B2c3D4e5F6",
+        b"9f86d081884c",
+        b"aGVsbG8+d29y/bGQ",
+    ];
+    let mut rng = Rng(0x005a_9e0f_f5e7);
+    for (si, shape) in shapes.iter().enumerate() {
+        for len in (1..=140).step_by(if si < 4 { 1 } else { 3 }) {
+            for offset in (0..66).step_by(5) {
+                let carry = CARRIES[(len + offset + si) % CARRIES.len()];
+                let mut out = carry.as_bytes().to_vec();
+                out.extend((0..offset).map(|i| b"Ab c,d "[i % 7]));
+                out.extend((0..len).map(|i| shape[i % shape.len()]));
+                out.extend_from_slice(b"x Ab 12 .\n  end of the text, after the shape");
+                if let Err(e) = check(&out, rng.next(), false) {
+                    panic!("shape {si} x{len} at {offset}, input {}: {e}", show(&out));
+                }
+            }
+        }
+    }
+}
