@@ -113,15 +113,27 @@ impl Profile {
 
     /// Looks a profile up by its exact name (case-insensitive; `_` and `-` are interchangeable).
     pub fn from_name(name: &str) -> Result<Profile, UnknownProfile> {
-        let norm = name.trim().to_ascii_lowercase().replace('_', "-");
-        let norm = match norm.as_str() {
-            "o200k-base" => "o200k",
-            "cl100k-base" => "cl100k",
-            other => other,
+        // Case-insensitive, `_` read as `-`, without allocating: one loop over the names and two aliases.
+        let norm = name.trim();
+        let same = |known: &str| {
+            known.len() == norm.len()
+                && known.bytes().zip(norm.bytes()).all(|(k, b)| {
+                    k == match b.to_ascii_lowercase() {
+                        b'_' => b'-',
+                        b => b,
+                    }
+                })
         };
+        let aliases = [
+            ("o200k-base", Profile::O200k),
+            ("cl100k-base", Profile::Cl100k),
+        ];
         Profile::ALL
             .into_iter()
-            .find(|p| p.name() == norm)
+            .map(|p| (p.name(), p))
+            .chain(aliases)
+            .find(|(known, _)| same(known))
+            .map(|(_, p)| p)
             .ok_or_else(|| UnknownProfile {
                 name: name.to_string(),
                 what: "profile",
@@ -138,71 +150,62 @@ impl Profile {
         // Drop a routing prefix such as `openai/`, `models/`, `accounts/x/models/`, and a `:tag` suffix.
         let base = lower.rsplit('/').next().unwrap_or(&lower);
         let base = base.split(':').next().unwrap_or(base);
-        let starts = |prefixes: &[&str]| prefixes.iter().any(|p| base.starts_with(p));
-        let p = if starts(&[
-            "gpt-4o",
-            "chatgpt-4o",
-            "gpt-4.1",
-            "gpt-4.5",
-            "gpt-5",
-            "gpt-oss",
-            "o1",
-            "o3",
-            "o4",
-            "codex",
-            "computer-use",
-        ]) {
-            Profile::O200k
-        } else if starts(&[
-            "gpt-4",
-            "gpt-3.5",
-            "gpt-35",
-            "text-embedding-3",
-            "text-embedding-ada-002",
-        ]) {
-            Profile::Cl100k
-        } else if starts(&["llama-3", "llama3", "meta-llama-3"]) {
-            Profile::Llama3
-        } else if starts(&[
-            "qwen3",
-            "qwen-3",
-            "qwen2",
-            "qwen-2",
-            "qwq",
-            "qwen-max",
-            "qwen-plus",
-            "qwen-turbo",
-        ]) {
-            Profile::Qwen3
-        } else if starts(&[
-            "deepseek-v3",
-            "deepseek-chat",
-            "deepseek-reasoner",
-            "deepseek-r1",
-        ]) {
-            Profile::DeepseekV3
-        } else if starts(&["gemini"]) {
-            Profile::Gemini
-        } else if starts(&["gemma-3", "gemma3"]) {
-            Profile::Gemma3
-        } else if starts(&[
-            "mistral-7b",
-            "open-mistral-7b",
-            "mixtral-8x7b",
-            "open-mixtral-8x7b",
-        ]) {
-            Profile::MistralV1
-        } else if starts(&["claude"]) {
-            Profile::ClaudeLegacy
-        } else {
-            return Err(UnknownProfile {
+        // The first prefix that matches decides, in this order (`gpt-4o` before `gpt-4`).
+        MODEL_PREFIXES
+            .iter()
+            .find(|(prefix, _)| base.starts_with(prefix))
+            .map(|&(_, p)| p)
+            .ok_or_else(|| UnknownProfile {
                 name: model.to_string(),
                 what: "model",
-            });
-        };
-        Ok(p)
+            })
     }
 }
+
+/// Model-name prefixes and their profiles, most specific first. One table walked by one loop rather than a chain
+/// of tests: compiled for speed, the chain unrolls into kilobytes of comparisons that the wasm size budget has no
+/// room for.
+const MODEL_PREFIXES: &[(&str, Profile)] = &[
+    ("gpt-4o", Profile::O200k),
+    ("chatgpt-4o", Profile::O200k),
+    ("gpt-4.1", Profile::O200k),
+    ("gpt-4.5", Profile::O200k),
+    ("gpt-5", Profile::O200k),
+    ("gpt-oss", Profile::O200k),
+    ("o1", Profile::O200k),
+    ("o3", Profile::O200k),
+    ("o4", Profile::O200k),
+    ("codex", Profile::O200k),
+    ("computer-use", Profile::O200k),
+    ("gpt-4", Profile::Cl100k),
+    ("gpt-3.5", Profile::Cl100k),
+    ("gpt-35", Profile::Cl100k),
+    ("text-embedding-3", Profile::Cl100k),
+    ("text-embedding-ada-002", Profile::Cl100k),
+    ("llama-3", Profile::Llama3),
+    ("llama3", Profile::Llama3),
+    ("meta-llama-3", Profile::Llama3),
+    ("qwen3", Profile::Qwen3),
+    ("qwen-3", Profile::Qwen3),
+    ("qwen2", Profile::Qwen3),
+    ("qwen-2", Profile::Qwen3),
+    ("qwq", Profile::Qwen3),
+    ("qwen-max", Profile::Qwen3),
+    ("qwen-plus", Profile::Qwen3),
+    ("qwen-turbo", Profile::Qwen3),
+    ("deepseek-v3", Profile::DeepseekV3),
+    ("deepseek-chat", Profile::DeepseekV3),
+    ("deepseek-reasoner", Profile::DeepseekV3),
+    ("deepseek-r1", Profile::DeepseekV3),
+    ("gemini", Profile::Gemini),
+    ("gemma-3", Profile::Gemma3),
+    ("gemma3", Profile::Gemma3),
+    ("mistral-7b", Profile::MistralV1),
+    ("open-mistral-7b", Profile::MistralV1),
+    ("mixtral-8x7b", Profile::MistralV1),
+    ("open-mixtral-8x7b", Profile::MistralV1),
+    ("claude", Profile::ClaudeLegacy),
+];
 
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

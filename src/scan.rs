@@ -1557,6 +1557,7 @@ impl Scanner {
 
     /// A stretch of ASCII controls from `i` (before `k`). A run of [`REPEAT_MIN`] copies of one byte ends it as a
     /// repeat.
+    #[inline(never)]
     fn controls(&mut self, bytes: &[u8], mut j: usize, k: usize) -> usize {
         let cls = ASCII[bytes[j] as usize];
         loop {
@@ -1610,6 +1611,7 @@ impl Scanner {
     /// then, if one space and another such letter follow, take the space (it opens a one-space run) and the letter
     /// (it closes the run and opens a word of the same script) and go on with that word. Same counts as stepping
     /// one character at a time. Returns where the caller continues.
+    #[inline(never)]
     fn script_stretch(&mut self, text: &str, mut i: usize) -> usize {
         let script = self.word_script;
         let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
@@ -1864,6 +1866,7 @@ impl Scanner {
     }
 
     /// `n` copies of one ASCII character (already in `hist`).
+    #[inline(never)]
     fn ascii_run(&mut self, b: u8, cls: u8, n: u32) {
         if n >= REPEAT_MIN && !matches!(cls, A_SPACE | A_TAB | A_NL | A_OTHERWS | A_DIGIT) {
             self.ascii_repeat(b, n);
@@ -1944,7 +1947,7 @@ impl Scanner {
 
     /// One ASCII character (its byte and `ASCII` class) through the pre-token state machine. Its per-character
     /// counts are in `hist`.
-    #[inline]
+    #[inline(never)]
     fn step_ascii(&mut self, b: u8, cls: u8) {
         match cls {
             A_LOWER | A_UPPER => {
@@ -2198,10 +2201,16 @@ impl Scanner {
 
     #[inline]
     fn end_alnum(&mut self) {
-        let n = self.an_len;
-        if n == 0 {
-            return;
+        if self.an_len != 0 {
+            self.price_alnum();
         }
+    }
+
+    /// Prices the alphanumeric string that just ended and starts a new one. Out of line: called from many places,
+    /// and the wasm build's size budget has no room for a copy at each.
+    #[inline(never)]
+    fn price_alnum(&mut self) {
+        let n = self.an_len;
         let fl = self.an_flags;
         let digits = fl & AN_DIGIT != 0;
         let upper = fl & AN_UPPER != 0;
