@@ -124,16 +124,10 @@ impl Profile {
                     }
                 })
         };
-        let aliases = [
-            ("o200k-base", Profile::O200k),
-            ("cl100k-base", Profile::Cl100k),
-        ];
-        Profile::ALL
-            .into_iter()
-            .map(|p| (p.name(), p))
-            .chain(aliases)
+        PROFILE_NAMES
+            .iter()
             .find(|(known, _)| same(known))
-            .map(|(_, p)| p)
+            .map(|&(_, p)| p)
             .ok_or_else(|| UnknownProfile {
                 name: name.to_string(),
                 what: "profile",
@@ -161,6 +155,21 @@ impl Profile {
             })
     }
 }
+
+/// Every profile's name, then the encodings' full names as aliases.
+const PROFILE_NAMES: &[(&str, Profile)] = &[
+    ("o200k", Profile::O200k),
+    ("cl100k", Profile::Cl100k),
+    ("llama3", Profile::Llama3),
+    ("qwen3", Profile::Qwen3),
+    ("deepseek-v3", Profile::DeepseekV3),
+    ("gemini", Profile::Gemini),
+    ("gemma3", Profile::Gemma3),
+    ("mistral-v1", Profile::MistralV1),
+    ("claude-legacy", Profile::ClaudeLegacy),
+    ("o200k-base", Profile::O200k),
+    ("cl100k-base", Profile::Cl100k),
+];
 
 /// Model-name prefixes and their profiles, most specific first. One table walked by one loop rather than a chain
 /// of tests: compiled for speed, the chain unrolls into kilobytes of comparisons that the wasm size budget has no
