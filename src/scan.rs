@@ -1273,6 +1273,17 @@ impl Scanner {
         let lastbit = 1u64 << (m - 1);
         let mm = m as u32;
         let run = |x: u64| ((!x) << (64 - m)).leading_zeros().min(mm);
+        // The length of the run of `x` that ends the block, plus what came before it when it fills the block and
+        // continues a pre-token of the same kind.
+        let open0 = self.open;
+        let tail = |x: u64, kind: u8| {
+            let r = run(x);
+            if r == mm && open0 == kind {
+                ol + r
+            } else {
+                r
+            }
+        };
         self.at_line_start = n & lastbit != 0;
         if pm != 0 {
             self.last_punct = blk[63 - pm.leading_zeros() as usize];
@@ -1286,30 +1297,15 @@ impl Scanner {
             self.open = O_WORD;
             self.word_script = Script::Latin;
         } else if d & lastbit != 0 {
-            let r = run(d);
-            self.open_len = if r == mm && self.open == O_DIGITS {
-                ol + r
-            } else {
-                r
-            };
+            self.open_len = tail(d, O_DIGITS);
             self.open = O_DIGITS;
         } else if s & lastbit != 0 {
-            let r = run(s);
-            self.open_len = if r == mm && self.open == O_WS {
-                ol + r
-            } else {
-                r
-            };
+            self.open_len = tail(s, O_WS);
             self.open = O_WS;
         } else if n & lastbit != 0 {
             self.open = O_NL;
         } else {
-            let r = run(pm);
-            self.open_len = if r == mm && self.open == O_PUNCT {
-                ol + r
-            } else {
-                r
-            };
+            self.open_len = tail(pm, O_PUNCT);
             self.open = O_PUNCT;
         }
         Ok(m)
