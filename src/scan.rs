@@ -11,7 +11,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 97;
+pub const NF: usize = 99;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -92,6 +92,13 @@ pub mod f {
     pub const INDIC2_RUNS: usize = 87;
     /// Bengali (and Assamese), Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Sinhala letters.
     pub const INDIC2_CHARS: usize = 88;
+    /// Digit runs right after a space or tab: tokenizers that cut digits apart from letters give such a space a
+    /// token of its own, where a word would take it as its prefix (` 42` is two tokens, ` word` one).
+    pub const DIGITS_AFTER_BLANK: usize = 97;
+    /// Letters of words of alphabetic scripts other than Latin (Cyrillic, Greek, Arabic, Indic, ...) that do not
+    /// follow a space or tab: at a line start or after punctuation. Vocabularies hold these words mostly with
+    /// their leading space; without it they split into more pieces, more the longer the word.
+    pub const BARE_WORD_CHARS: usize = 98;
 }
 
 /// Feature names, in index order; the calibration tables are written against these.
@@ -193,6 +200,8 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "kannada_chars",
     "malayalam_chars",
     "sinhala_chars",
+    "digits_after_blank",
+    "bare_word_chars",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -319,7 +328,7 @@ impl Class {
     pub const fn of_feature(i: usize) -> Class {
         match i {
             f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
-            f::DIGITS..=f::DIGIT_GROUPS3 => Class::Digits,
+            f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::SYM2..=f::EMOJI_MODS => Class::Symbols,
             f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
@@ -682,6 +691,8 @@ pub struct Scanner {
     open: u8,
     open_len: u32,
     word_script: Script,
+    /// The open word is a word of an alphabetic script other than Latin that did not follow a blank.
+    bare: bool,
     last_upper: bool,
     caps: u32,
     last_punct: u8,
@@ -954,6 +965,7 @@ impl Scanner {
             open: O_NONE,
             open_len: 0,
             word_script: Script::Latin,
+            bare: false,
             last_upper: false,
             caps: 0,
             last_punct: 0,
@@ -1208,7 +1220,9 @@ impl Scanner {
         v[f::LATIN_LONG] += (((t8 & (t8 << 1)) >> 64) as u64).count_ones() as u64;
         v[f::LATIN_LONG2] += (((t8 & (t8 << 5)) >> 64) as u64).count_ones() as u64;
         // Digits: a run starts a group, and so does every third digit after.
-        v[f::DIGIT_RUNS] += (d & !back(d, dp, 1)).count_ones() as u64;
+        let d_starts = d & !back(d, dp, 1);
+        v[f::DIGIT_RUNS] += d_starts.count_ones() as u64;
+        v[f::DIGITS_AFTER_BLANK] += (d_starts & back(s, sp, 1)).count_ones() as u64;
         if d != 0 {
             let x = ((d as u128) << 64) | dp as u128;
             let three = x & (x << 1) & (x << 2);
@@ -1496,6 +1510,9 @@ impl Scanner {
     #[inline]
     fn digit_run(&mut self, m: u32) {
         if self.open != O_DIGITS {
+            if self.open == O_WS {
+                self.v[f::DIGITS_AFTER_BLANK] += 1;
+            }
             self.close_open();
             self.v[f::DIGIT_RUNS] += 1;
             self.open = O_DIGITS;
@@ -1651,6 +1668,9 @@ impl Scanner {
                 self.chars += m64;
                 self.class_chars[class] += m64;
                 self.v[chars_i] += m64;
+                if self.bare {
+                    self.v[f::BARE_WORD_CHARS] += m64;
+                }
                 let old = self.open_len;
                 self.open_len += m;
                 if !cjk {
@@ -1680,6 +1700,7 @@ impl Scanner {
             self.v[runs_i] += 1;
             self.open = O_WORD;
             self.open_len = 1;
+            self.bare = false;
             self.last_upper = false;
             self.caps = 0;
             self.chars += 1;
@@ -2002,6 +2023,9 @@ impl Scanner {
                 self.class_chars[Class::Letters as usize] += 1;
                 if self.open == O_WORD {
                     self.v[SCRIPT_FEATURES[self.word_script as usize].1] += 1;
+                    if self.bare && self.word_script != Script::Latin {
+                        self.v[f::BARE_WORD_CHARS] += 1;
+                    }
                 } else {
                     self.v[f::SYM2] += 1;
                 }
@@ -2088,10 +2112,14 @@ impl Scanner {
                     }
                     self.caps = 0;
                 }
-            } else if len > LONG_WORD
-                && !matches!(script, Script::Han | Script::Kana | Script::Hangul)
-            {
-                self.v[f::NONLATIN_LONG] += 1;
+            } else {
+                if len > LONG_WORD && !matches!(script, Script::Han | Script::Kana | Script::Hangul)
+                {
+                    self.v[f::NONLATIN_LONG] += 1;
+                }
+                if self.bare {
+                    self.v[f::BARE_WORD_CHARS] += 1;
+                }
             }
             self.last_upper = upper;
         }
@@ -2106,6 +2134,14 @@ impl Scanner {
                 if self.last_punct == b'\\' {
                     self.v[f::BACKSLASH_WORDS] += 1;
                 }
+            }
+            self.bare = self.open != O_WS
+                && !matches!(
+                    script,
+                    Script::Latin | Script::Han | Script::Kana | Script::Hangul
+                );
+            if self.bare {
+                self.v[f::BARE_WORD_CHARS] += 1;
             }
             self.close_open();
             self.v[SCRIPT_FEATURES[script as usize].0] += 1;
@@ -2268,6 +2304,24 @@ mod tests {
         assert_eq!(x.v[f::DIGIT_RUNS], 1);
         assert_eq!(x.v[f::DIGIT_GROUPS3], 2);
         assert_eq!(x.v[f::SPACES_SINGLE], 2);
+        assert_eq!(x.v[f::DIGITS_AFTER_BLANK], 1);
+    }
+
+    #[test]
+    fn digits_after_blanks() {
+        // After a space, a tab and a run of spaces (`0x9` too); not after a newline, punctuation or a letter.
+        let x = scan("x 1, 2,\t3 and    45\n6 (7) a8 0x9");
+        assert_eq!(x.v[f::DIGIT_RUNS], 9);
+        assert_eq!(x.v[f::DIGITS_AFTER_BLANK], 5);
+    }
+
+    #[test]
+    fn bare_words_of_other_scripts() {
+        // Line starts and words after punctuation are bare; words after a blank, Latin and CJK words are not.
+        let x = scan("Древние символы\n(ссылки) текст\nword 世界\n\tλόγος «да»");
+        assert_eq!(x.v[f::BARE_WORD_CHARS], 7 + 6 + 2);
+        let x = scan("один два три");
+        assert_eq!(x.v[f::BARE_WORD_CHARS], 4);
     }
 
     #[test]

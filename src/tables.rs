@@ -10,802 +10,818 @@ pub(crate) const WEIGHTS: [&[f32]; 9] = [
     // o200k
     &[
         0.0, // bias
-        0.518487, // latin_runs
+        0.527333, // latin_runs
         0.0, // latin_chars
-        1.43319, // latin_nonascii
-        0.267515, // latin_case_splits
-        0.0205984, // latin_long
+        1.59926, // latin_nonascii
+        0.195593, // latin_case_splits
+        0.0215209, // latin_long
         0.0, // latin_caps_runs
-        1.50209, // cyr_runs
-        0.0509644, // cyr_chars
-        113.096, // greek_runs
+        1.52401, // cyr_runs
+        0.00510184, // cyr_chars
+        72.5352, // greek_runs
         0.0, // greek_chars
-        0.54295, // arabic_runs
-        0.284697, // arabic_chars
+        1.11675, // arabic_runs
+        0.122916, // arabic_chars
         0.0, // indic_runs
-        0.412586, // indic_chars
-        4.85336, // sea_runs
+        0.375415, // indic_chars
+        5.03219, // sea_runs
         0.0, // sea_chars
-        1.77119, // other_runs
+        1.26742, // other_runs
         0.0, // other_chars
-        0.622099, // han_chars
-        0.96521, // han_runs
-        0.521354, // kana_chars
-        0.26172, // kana_runs
-        0.226943, // hangul_chars
-        1.47413, // hangul_runs
-        1.00653, // cjk_punct
+        0.608981, // han_chars
+        1.18871, // han_runs
+        0.537874, // kana_chars
+        0.146751, // kana_runs
+        0.175294, // hangul_chars
+        1.71059, // hangul_runs
+        0.947771, // cjk_punct
         0.0, // digits
-        0.545279, // digit_runs
-        0.947619, // digit_groups3
-        0.267537, // punct
-        0.18246, // punct_runs
-        1.34455, // sym2
-        0.449721, // sym3
-        86.5113, // sym4
-        2.17338, // emoji
-        0.986282, // emoji_mods
-        0.081767, // spaces_single
-        0.992487, // ws_runs
+        0.349718, // digit_runs
+        0.988899, // digit_groups3
+        0.210802, // punct
+        0.365735, // punct_runs
+        1.65008, // sym2
+        1.00376, // sym3
+        76.0507, // sym4
+        2.26125, // emoji
+        0.844621, // emoji_mods
+        0.0223652, // spaces_single
+        1.06326, // ws_runs
         0.0, // ws_run_chars
-        0.637495, // nl_runs
-        0.101621, // nl_chars
-        0.0570494, // tabs
-        0.993365, // rep_runs
+        0.399184, // nl_runs
+        0.0687096, // nl_chars
+        0.0657734, // tabs
+        1.56341, // rep_runs
         0.0, // rep_chars
-        0.0310754, // b64_chars
+        0.0850545, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.806137, // other_ws
+        0.658021, // other_ws
         0.0, // latin_long2
-        0.087625, // latin_upper
-        0.0953708, // word_after_punct
-        0.159296, // punct_single
-        0.0307752, // nonlatin_long
-        1.10355, // caps_then_lower
+        0.068515, // latin_upper
+        0.0, // word_after_punct
+        0.112629, // punct_single
+        0.0607389, // nonlatin_long
+        1.16308, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.70053, // backslash_words
-        0.0, // rep_alpha_runs
-        0.894265, // rep_alpha_chars
-        0.0, // rep_wide_runs
-        0.12932, // rep_wide_chars
-        0.00511917, // ws_long
-        0.315074, // letter_a
-        0.25451, // letter_b
+        1.74266, // backslash_words
+        2.28808, // rep_alpha_runs
+        0.0, // rep_alpha_chars
+        7.10516, // rep_wide_runs
+        0.0313738, // rep_wide_chars
+        0.0061183, // ws_long
+        0.403944, // letter_a
+        0.371412, // letter_b
         0.0, // letter_c
-        0.00679711, // letter_d
+        0.0410576, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.114518, // letter_g
-        0.500454, // letter_h
+        0.156596, // letter_g
+        0.46956, // letter_h
         0.0, // letter_i
-        0.369001, // letter_j
-        0.77325, // letter_k
-        0.0, // letter_l
-        0.268579, // letter_m
-        0.194236, // letter_n
-        0.110496, // letter_o
+        0.429173, // letter_j
+        0.66764, // letter_k
+        0.00924164, // letter_l
+        0.250546, // letter_m
+        0.207746, // letter_n
+        0.0672747, // letter_o
         0.0, // letter_p
-        0.75289, // letter_q
+        0.438353, // letter_q
         0.0, // letter_r
-        0.0273772, // letter_s
-        0.0282228, // letter_t
-        0.31796, // letter_u
+        0.081299, // letter_s
+        0.0468465, // letter_t
+        0.278835, // letter_u
         0.0, // letter_v
-        0.120395, // letter_w
-        0.544093, // letter_x
-        0.0298063, // letter_y
-        1.37564, // letter_z
-        0.0, // indic2_runs
-        0.402387, // bengali_chars
-        0.653689, // gurmukhi_chars
-        0.548181, // gujarati_chars
-        1.14361, // odia_chars
-        0.340236, // tamil_chars
-        0.508556, // telugu_chars
-        0.465561, // kannada_chars
-        0.423545, // malayalam_chars
-        0.646243, // sinhala_chars
+        0.139628, // letter_w
+        0.269642, // letter_x
+        0.145658, // letter_y
+        0.985566, // letter_z
+        0.443684, // indic2_runs
+        0.292338, // bengali_chars
+        0.511166, // gurmukhi_chars
+        0.362988, // gujarati_chars
+        1.01199, // odia_chars
+        0.279368, // tamil_chars
+        0.366954, // telugu_chars
+        0.333691, // kannada_chars
+        0.281522, // malayalam_chars
+        0.520251, // sinhala_chars
+        0.910063, // digits_after_blank
+        0.253552, // bare_word_chars
     ],
     // cl100k
     &[
         0.0, // bias
-        0.484336, // latin_runs
+        0.484901, // latin_runs
         0.0, // latin_chars
-        2.80382, // latin_nonascii
+        2.87327, // latin_nonascii
         0.0, // latin_case_splits
-        0.0514089, // latin_long
+        0.0270939, // latin_long
         0.0, // latin_caps_runs
-        1.88408, // cyr_runs
-        0.163479, // cyr_chars
-        217.775, // greek_runs
+        2.64151, // cyr_runs
+        0.00855174, // cyr_chars
+        168.653, // greek_runs
         0.0, // greek_chars
-        1.0047, // arabic_runs
-        0.646032, // arabic_chars
-        0.200011, // indic_runs
-        1.1871, // indic_chars
-        8.35061, // sea_runs
+        1.44911, // arabic_runs
+        0.540034, // arabic_chars
+        1.26654, // indic_runs
+        0.931733, // indic_chars
+        8.25487, // sea_runs
         0.0, // sea_chars
-        10.8738, // other_runs
-        0.282439, // other_chars
-        0.822441, // han_chars
-        1.33101, // han_runs
-        0.889137, // kana_chars
+        12.2898, // other_runs
+        0.0, // other_chars
+        0.814224, // han_chars
+        1.41309, // han_runs
+        0.883135, // kana_chars
         0.0, // kana_runs
-        0.7793, // hangul_chars
-        1.22908, // hangul_runs
-        1.66844, // cjk_punct
+        0.770565, // hangul_chars
+        1.30376, // hangul_runs
+        1.66892, // cjk_punct
         0.0, // digits
-        0.517405, // digit_runs
-        0.957883, // digit_groups3
-        0.228337, // punct
-        0.279174, // punct_runs
-        2.36057, // sym2
-        0.575242, // sym3
-        64.5571, // sym4
-        2.9968, // emoji
-        1.66746, // emoji_mods
-        0.102025, // spaces_single
-        1.09708, // ws_runs
+        0.379161, // digit_runs
+        0.992391, // digit_groups3
+        0.243558, // punct
+        0.26783, // punct_runs
+        2.4086, // sym2
+        0.644725, // sym3
+        58.9158, // sym4
+        3.0366, // emoji
+        1.61636, // emoji_mods
+        0.0498035, // spaces_single
+        1.07503, // ws_runs
         0.0, // ws_run_chars
-        0.499447, // nl_runs
-        0.0100576, // nl_chars
-        0.0616156, // tabs
-        1.6389, // rep_runs
+        0.450138, // nl_runs
+        0.0, // nl_chars
+        0.0703294, // tabs
+        1.77535, // rep_runs
         0.0, // rep_chars
-        0.0792795, // b64_chars
+        0.102697, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.306669, // other_ws
+        0.229441, // other_ws
         0.0, // latin_long2
-        0.0599106, // latin_upper
-        0.0314772, // word_after_punct
-        0.122849, // punct_single
-        0.124074, // nonlatin_long
-        1.55165, // caps_then_lower
+        0.0553201, // latin_upper
+        0.0, // word_after_punct
+        0.135752, // punct_single
+        0.381919, // nonlatin_long
+        1.67389, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.81234, // backslash_words
-        0.0, // rep_alpha_runs
-        0.971852, // rep_alpha_chars
+        1.87834, // backslash_words
+        2.40751, // rep_alpha_runs
+        0.0, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.165188, // rep_wide_chars
-        0.00591531, // ws_long
-        0.413901, // letter_a
-        0.314514, // letter_b
+        0.16008, // rep_wide_chars
+        0.00639372, // ws_long
+        0.42474, // letter_a
+        0.34647, // letter_b
         0.0, // letter_c
-        0.0456692, // letter_d
+        0.0804733, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.202099, // letter_g
-        0.597315, // letter_h
+        0.271595, // letter_g
+        0.581292, // letter_h
         0.0, // letter_i
-        0.524133, // letter_j
-        0.861467, // letter_k
-        0.0, // letter_l
-        0.34667, // letter_m
-        0.201765, // letter_n
-        0.030326, // letter_o
+        0.51968, // letter_j
+        0.771948, // letter_k
+        0.000739025, // letter_l
+        0.358938, // letter_m
+        0.248668, // letter_n
+        0.0305647, // letter_o
         0.0, // letter_p
-        0.410785, // letter_q
+        0.286975, // letter_q
         0.0, // letter_r
-        0.00950833, // letter_s
-        0.0589839, // letter_t
-        0.295314, // letter_u
+        0.0529218, // letter_s
+        0.0766794, // letter_t
+        0.30673, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.546456, // letter_x
+        0.215013, // letter_x
         0.0, // letter_y
-        1.63935, // letter_z
-        1.18768, // indic2_runs
-        1.25795, // bengali_chars
-        1.74065, // gurmukhi_chars
-        1.78614, // gujarati_chars
-        2.77664, // odia_chars
-        1.36061, // tamil_chars
-        1.82679, // telugu_chars
-        1.84446, // kannada_chars
-        1.61485, // malayalam_chars
-        1.91422, // sinhala_chars
+        1.50939, // letter_z
+        2.05969, // indic2_runs
+        1.06677, // bengali_chars
+        1.51657, // gurmukhi_chars
+        1.56284, // gujarati_chars
+        2.58897, // odia_chars
+        1.1756, // tamil_chars
+        1.6357, // telugu_chars
+        1.66398, // kannada_chars
+        1.41475, // malayalam_chars
+        1.72744, // sinhala_chars
+        0.903382, // digits_after_blank
+        0.104546, // bare_word_chars
     ],
     // llama3
     &[
         0.0, // bias
-        0.519984, // latin_runs
+        0.501667, // latin_runs
         0.0, // latin_chars
-        2.74662, // latin_nonascii
+        2.85959, // latin_nonascii
         0.0, // latin_case_splits
-        0.0676909, // latin_long
+        0.0392017, // latin_long
         0.0, // latin_caps_runs
-        0.847571, // cyr_runs
-        0.209133, // cyr_chars
-        180.467, // greek_runs
+        1.35218, // cyr_runs
+        0.106158, // cyr_chars
+        133.504, // greek_runs
         0.0, // greek_chars
-        0.0, // arabic_runs
-        0.48012, // arabic_chars
-        0.0, // indic_runs
-        0.637158, // indic_chars
-        5.4406, // sea_runs
+        0.397646, // arabic_runs
+        0.368984, // arabic_chars
+        0.878231, // indic_runs
+        0.410044, // indic_chars
+        5.55336, // sea_runs
         0.0, // sea_chars
-        11.9015, // other_runs
+        11.6297, // other_runs
         0.0, // other_chars
-        0.66924, // han_chars
-        1.07678, // han_runs
-        0.547168, // kana_chars
+        0.65663, // han_chars
+        1.22255, // han_runs
+        0.535297, // kana_chars
         0.0, // kana_runs
-        0.308209, // hangul_chars
-        1.41036, // hangul_runs
-        0.777227, // cjk_punct
+        0.278639, // hangul_chars
+        1.5336, // hangul_runs
+        0.720952, // cjk_punct
         0.0, // digits
-        0.511121, // digit_runs
-        0.960836, // digit_groups3
-        0.22685, // punct
-        0.2792, // punct_runs
-        2.19228, // sym2
-        0.601457, // sym3
-        73.6837, // sym4
-        2.95897, // emoji
-        1.35354, // emoji_mods
-        0.0885875, // spaces_single
-        1.0455, // ws_runs
+        0.372448, // digit_runs
+        0.994453, // digit_groups3
+        0.245229, // punct
+        0.269428, // punct_runs
+        2.17778, // sym2
+        0.728074, // sym3
+        66.3021, // sym4
+        2.99566, // emoji
+        1.3006, // emoji_mods
+        0.0574294, // spaces_single
+        1.05361, // ws_runs
         0.0, // ws_run_chars
-        0.544078, // nl_runs
-        0.0512401, // nl_chars
-        0.0619709, // tabs
-        1.42836, // rep_runs
+        0.47841, // nl_runs
+        0.00537821, // nl_chars
+        0.0704881, // tabs
+        1.72672, // rep_runs
         0.0, // rep_chars
-        0.0767419, // b64_chars
+        0.105233, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.227283, // other_ws
+        0.130887, // other_ws
         0.0, // latin_long2
-        0.0733999, // latin_upper
-        0.0170193, // word_after_punct
-        0.114861, // punct_single
+        0.0629095, // latin_upper
+        0.0, // word_after_punct
+        0.131112, // punct_single
         0.0, // nonlatin_long
-        1.4876, // caps_then_lower
+        1.65135, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.824, // backslash_words
-        0.0, // rep_alpha_runs
-        1.01627, // rep_alpha_chars
+        1.88606, // backslash_words
+        2.3733, // rep_alpha_runs
+        0.0, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.160952, // rep_wide_chars
-        0.00568537, // ws_long
-        0.399234, // letter_a
-        0.281946, // letter_b
+        0.152968, // rep_wide_chars
+        0.00629517, // ws_long
+        0.421388, // letter_a
+        0.325327, // letter_b
         0.0, // letter_c
-        0.0, // letter_d
+        0.0533341, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.176292, // letter_g
-        0.601348, // letter_h
+        0.242808, // letter_g
+        0.571203, // letter_h
         0.0, // letter_i
-        0.459516, // letter_j
-        0.868205, // letter_k
-        0.0, // letter_l
-        0.344866, // letter_m
-        0.192355, // letter_n
-        0.0255696, // letter_o
+        0.464592, // letter_j
+        0.76618, // letter_k
+        0.00165717, // letter_l
+        0.343023, // letter_m
+        0.238351, // letter_n
+        0.0191991, // letter_o
         0.0, // letter_p
-        0.433943, // letter_q
+        0.236792, // letter_q
         0.0, // letter_r
-        0.00510171, // letter_s
-        0.0386265, // letter_t
-        0.281332, // letter_u
+        0.0591933, // letter_s
+        0.0539729, // letter_t
+        0.296673, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.51311, // letter_x
+        0.222293, // letter_x
         0.0, // letter_y
-        1.62187, // letter_z
-        0.461541, // indic2_runs
-        1.3743, // bengali_chars
-        1.8865, // gurmukhi_chars
-        1.93148, // gujarati_chars
-        2.85772, // odia_chars
-        1.46938, // tamil_chars
-        1.94556, // telugu_chars
-        1.95507, // kannada_chars
-        1.69682, // malayalam_chars
-        2.04042, // sinhala_chars
+        1.44418, // letter_z
+        1.33165, // indic2_runs
+        1.17997, // bengali_chars
+        1.65051, // gurmukhi_chars
+        1.68985, // gujarati_chars
+        2.67009, // odia_chars
+        1.27644, // tamil_chars
+        1.75885, // telugu_chars
+        1.7879, // kannada_chars
+        1.53432, // malayalam_chars
+        1.85297, // sinhala_chars
+        0.892297, // digits_after_blank
+        0.157104, // bare_word_chars
     ],
     // qwen3
     &[
         0.0, // bias
-        0.501516, // latin_runs
+        0.497728, // latin_runs
         0.0, // latin_chars
-        2.72985, // latin_nonascii
+        2.72959, // latin_nonascii
         0.0, // latin_case_splits
-        0.0526942, // latin_long
+        0.0381425, // latin_long
         0.0, // latin_caps_runs
-        1.30188, // cyr_runs
-        0.159249, // cyr_chars
-        253.108, // greek_runs
+        1.81139, // cyr_runs
+        0.0532614, // cyr_chars
+        163.985, // greek_runs
         0.0, // greek_chars
-        0.999183, // arabic_runs
-        0.260961, // arabic_chars
-        0.748686, // indic_runs
-        0.965175, // indic_chars
-        6.56157, // sea_runs
+        1.44352, // arabic_runs
+        0.138306, // arabic_chars
+        1.54549, // indic_runs
+        0.758859, // indic_chars
+        6.62595, // sea_runs
         0.0, // sea_chars
-        3.83985, // other_runs
-        0.417046, // other_chars
-        0.582766, // han_chars
-        0.863988, // han_runs
-        0.381049, // kana_chars
-        0.799408, // kana_runs
-        0.250644, // hangul_chars
-        1.77788, // hangul_runs
-        0.875749, // cjk_punct
-        0.852178, // digits
-        0.393351, // digit_runs
-        0.351827, // digit_groups3
-        0.15775, // punct
-        0.44786, // punct_runs
-        2.17843, // sym2
-        0.463367, // sym3
-        73.6632, // sym4
-        1.17747, // emoji
-        1.24959, // emoji_mods
-        0.0941184, // spaces_single
-        1.09808, // ws_runs
+        3.77317, // other_runs
+        0.384905, // other_chars
+        0.580295, // han_chars
+        0.956732, // han_runs
+        0.377558, // kana_chars
+        0.798105, // kana_runs
+        0.215051, // hangul_chars
+        1.9177, // hangul_runs
+        0.782763, // cjk_punct
+        0.961954, // digits
+        0.361347, // digit_runs
+        0.0814246, // digit_groups3
+        0.207771, // punct
+        0.373911, // punct_runs
+        2.25289, // sym2
+        0.517075, // sym3
+        66.7221, // sym4
+        1.31729, // emoji
+        1.05463, // emoji_mods
+        0.0711761, // spaces_single
+        1.0865, // ws_runs
         0.0, // ws_run_chars
-        0.498629, // nl_runs
-        0.0130435, // nl_chars
-        0.0639533, // tabs
-        1.69607, // rep_runs
+        0.410133, // nl_runs
+        0.0, // nl_chars
+        0.0726563, // tabs
+        1.90772, // rep_runs
         0.0, // rep_chars
-        0.0796397, // b64_chars
+        0.10447, // b64_chars
         0.0, // hex_chars
         0.0, // control
-        0.23001, // other_ws
+        0.226294, // other_ws
         0.0, // latin_long2
-        0.0521435, // latin_upper
-        0.0174273, // word_after_punct
-        0.0468404, // punct_single
-        0.0, // nonlatin_long
-        1.58828, // caps_then_lower
+        0.0533387, // latin_upper
+        0.0, // word_after_punct
+        0.0744558, // punct_single
+        0.0817355, // nonlatin_long
+        1.66888, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.8041, // backslash_words
-        0.0, // rep_alpha_runs
-        0.781966, // rep_alpha_chars
-        0.0, // rep_wide_runs
-        0.159922, // rep_wide_chars
-        0.0057654, // ws_long
-        0.401611, // letter_a
-        0.351875, // letter_b
+        1.87979, // backslash_words
+        2.42176, // rep_alpha_runs
+        0.0, // rep_alpha_chars
+        1.03111, // rep_wide_runs
+        0.145384, // rep_wide_chars
+        0.0065955, // ws_long
+        0.419862, // letter_a
+        0.365648, // letter_b
         0.0, // letter_c
-        0.0136293, // letter_d
+        0.0238552, // letter_d
         0.0, // letter_e
         0.0, // letter_f
-        0.216438, // letter_g
-        0.561616, // letter_h
+        0.294038, // letter_g
+        0.543768, // letter_h
         0.0, // letter_i
-        0.421285, // letter_j
-        0.840569, // letter_k
+        0.441882, // letter_j
+        0.762729, // letter_k
         0.0, // letter_l
-        0.403372, // letter_m
-        0.265419, // letter_n
-        0.0, // letter_o
+        0.376588, // letter_m
+        0.27554, // letter_n
+        0.0148223, // letter_o
         0.0, // letter_p
-        0.371162, // letter_q
+        0.240789, // letter_q
         0.0, // letter_r
-        0.0443206, // letter_s
-        0.0, // letter_t
-        0.245526, // letter_u
+        0.0905926, // letter_s
+        0.0146139, // letter_t
+        0.261251, // letter_u
         0.0, // letter_v
-        0.0486819, // letter_w
-        0.400026, // letter_x
+        0.0367332, // letter_w
+        0.200831, // letter_x
         0.0, // letter_y
-        1.48655, // letter_z
-        1.13568, // indic2_runs
-        1.07355, // bengali_chars
-        1.61266, // gurmukhi_chars
-        1.55473, // gujarati_chars
-        2.11727, // odia_chars
-        1.10217, // tamil_chars
-        1.55079, // telugu_chars
-        1.41682, // kannada_chars
-        1.30939, // malayalam_chars
-        1.42419, // sinhala_chars
+        1.43863, // letter_z
+        1.99378, // indic2_runs
+        0.880389, // bengali_chars
+        1.38118, // gurmukhi_chars
+        1.3203, // gujarati_chars
+        1.92948, // odia_chars
+        0.882076, // tamil_chars
+        1.36837, // telugu_chars
+        1.24553, // kannada_chars
+        1.14386, // malayalam_chars
+        1.24085, // sinhala_chars
+        0.845172, // digits_after_blank
+        0.145498, // bare_word_chars
     ],
     // deepseek-v3
     &[
         0.0, // bias
-        0.50908, // latin_runs
+        0.489881, // latin_runs
         0.0, // latin_chars
-        2.39656, // latin_nonascii
-        0.13311, // latin_case_splits
-        0.0527742, // latin_long
+        2.59359, // latin_nonascii
+        0.0, // latin_case_splits
+        0.0499637, // latin_long
         0.0, // latin_caps_runs
-        1.03345, // cyr_runs
-        0.165038, // cyr_chars
+        1.62824, // cyr_runs
+        0.0426691, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.454638, // arabic_runs
-        0.370567, // arabic_chars
-        0.0, // indic_runs
-        0.713355, // indic_chars
-        4.98613, // sea_runs
+        0.631483, // arabic_runs
+        0.297271, // arabic_chars
+        0.633088, // indic_runs
+        0.532981, // indic_chars
+        5.15595, // sea_runs
         0.0, // sea_chars
-        3.30846, // other_runs
+        2.96799, // other_runs
         0.0, // other_chars
-        0.496049, // han_chars
-        0.758392, // han_runs
-        0.525143, // kana_chars
-        0.28003, // kana_runs
-        0.282919, // hangul_chars
-        1.71222, // hangul_runs
-        0.807648, // cjk_punct
+        0.469288, // han_chars
+        0.967496, // han_runs
+        0.543212, // kana_chars
+        0.168167, // kana_runs
+        0.213806, // hangul_chars
+        1.97721, // hangul_runs
+        0.768463, // cjk_punct
         0.0, // digits
-        0.444974, // digit_runs
-        0.956112, // digit_groups3
-        0.368379, // punct
+        0.292592, // digit_runs
+        0.984542, // digit_groups3
+        0.384532, // punct
         0.0, // punct_runs
-        2.07408, // sym2
-        1.44115, // sym3
-        76.0362, // sym4
-        2.07296, // emoji
-        1.09914, // emoji_mods
-        0.0784334, // spaces_single
-        0.970904, // ws_runs
+        2.13124, // sym2
+        1.77225, // sym3
+        69.187, // sym4
+        2.24724, // emoji
+        0.855304, // emoji_mods
+        0.0212363, // spaces_single
+        1.00402, // ws_runs
         0.0, // ws_run_chars
-        0.71893, // nl_runs
+        0.518968, // nl_runs
         0.0, // nl_chars
-        0.155777, // tabs
-        1.34494, // rep_runs
-        0.00552849, // rep_chars
-        0.0950907, // b64_chars
-        0.0, // hex_chars
-        1.40039, // control
-        0.173407, // other_ws
+        0.140067, // tabs
+        1.92703, // rep_runs
+        0.00470766, // rep_chars
+        0.151977, // b64_chars
+        0.021259, // hex_chars
+        0.0, // control
+        0.0, // other_ws
         0.0, // latin_long2
-        0.152312, // latin_upper
-        0.175577, // word_after_punct
-        0.324826, // punct_single
-        0.0, // nonlatin_long
-        0.31271, // caps_then_lower
+        0.146912, // latin_upper
+        0.128859, // word_after_punct
+        0.369685, // punct_single
+        0.00944301, // nonlatin_long
+        0.471396, // caps_then_lower
         0.0, // mixed_alnum_chars
-        1.33208, // backslash_words
-        0.0, // rep_alpha_runs
-        0.832361, // rep_alpha_chars
-        0.0, // rep_wide_runs
-        0.0672783, // rep_wide_chars
-        0.00773761, // ws_long
-        0.35664, // letter_a
-        0.337698, // letter_b
+        1.40251, // backslash_words
+        1.09791, // rep_alpha_runs
+        0.079189, // rep_alpha_chars
+        4.52479, // rep_wide_runs
+        0.00686506, // rep_wide_chars
+        0.00855762, // ws_long
+        0.427176, // letter_a
+        0.315172, // letter_b
         0.0, // letter_c
-        0.216525, // letter_d
-        0.0, // letter_e
-        0.0362626, // letter_f
-        0.0233298, // letter_g
-        0.29296, // letter_h
+        0.183202, // letter_d
+        0.0235532, // letter_e
+        0.0491501, // letter_f
+        0.0, // letter_g
+        0.358824, // letter_h
         0.0, // letter_i
-        0.132294, // letter_j
-        1.01901, // letter_k
-        0.0358046, // letter_l
-        0.224386, // letter_m
-        0.200083, // letter_n
-        0.0250543, // letter_o
+        0.0468962, // letter_j
+        0.961591, // letter_k
+        0.083284, // letter_l
+        0.156334, // letter_m
+        0.196558, // letter_n
+        0.0365046, // letter_o
         0.0, // letter_p
-        0.681255, // letter_q
+        0.220128, // letter_q
         0.0, // letter_r
-        0.0291649, // letter_s
-        0.0826886, // letter_t
-        0.319534, // letter_u
-        0.00743594, // letter_v
+        0.0937923, // letter_s
+        0.0810222, // letter_t
+        0.345595, // letter_u
+        0.0266937, // letter_v
         0.0, // letter_w
-        0.504865, // letter_x
-        0.0, // letter_y
-        1.69268, // letter_z
+        0.373968, // letter_x
+        0.0358306, // letter_y
+        1.54884, // letter_z
         0.0, // indic2_runs
-        0.474941, // bengali_chars
-        1.14498, // gurmukhi_chars
-        1.04856, // gujarati_chars
-        1.33097, // odia_chars
-        0.565927, // tamil_chars
-        0.887809, // telugu_chars
-        0.866077, // kannada_chars
-        0.914532, // malayalam_chars
-        1.10632, // sinhala_chars
+        0.451244, // bengali_chars
+        1.10654, // gurmukhi_chars
+        0.987889, // gujarati_chars
+        1.27856, // odia_chars
+        0.540079, // tamil_chars
+        0.823183, // telugu_chars
+        0.800944, // kannada_chars
+        0.836603, // malayalam_chars
+        1.06797, // sinhala_chars
+        0.866712, // digits_after_blank
+        0.215817, // bare_word_chars
     ],
     // gemini
     &[
-        0.0, // bias
-        0.76099, // latin_runs
+        0.0983424, // bias
+        0.792948, // latin_runs
         0.0, // latin_chars
-        0.971304, // latin_nonascii
-        0.42039, // latin_case_splits
-        0.0893951, // latin_long
+        1.02446, // latin_nonascii
+        0.350922, // latin_case_splits
+        0.0915604, // latin_long
         0.0, // latin_caps_runs
-        1.09888, // cyr_runs
-        0.0885887, // cyr_chars
+        1.00053, // cyr_runs
+        0.0640969, // cyr_chars
         0.0, // greek_runs
         0.0, // greek_chars
-        0.0412448, // arabic_runs
-        0.402353, // arabic_chars
+        0.344459, // arabic_runs
+        0.318353, // arabic_chars
         0.0, // indic_runs
-        0.462285, // indic_chars
-        3.54276, // sea_runs
+        0.44137, // indic_chars
+        3.48809, // sea_runs
         0.0, // sea_chars
-        3.11813, // other_runs
-        0.102081, // other_chars
-        0.579663, // han_chars
-        0.14572, // han_runs
-        0.278942, // kana_chars
-        0.419071, // kana_runs
-        0.506112, // hangul_chars
-        0.848888, // hangul_runs
-        1.2138, // cjk_punct
-        0.912328, // digits
-        0.196891, // digit_runs
-        0.205052, // digit_groups3
-        0.268619, // punct
-        0.334645, // punct_runs
-        1.41266, // sym2
-        0.730195, // sym3
-        95.6446, // sym4
-        1.26511, // emoji
-        0.223665, // emoji_mods
-        0.056053, // spaces_single
-        1.06605, // ws_runs
+        2.91278, // other_runs
+        0.0878088, // other_chars
+        0.570646, // han_chars
+        0.281933, // han_runs
+        0.284721, // kana_chars
+        0.353951, // kana_runs
+        0.451562, // hangul_chars
+        1.05459, // hangul_runs
+        1.15307, // cjk_punct
+        0.983805, // digits
+        0.0940341, // digit_runs
+        0.0122287, // digit_groups3
+        0.237858, // punct
+        0.441557, // punct_runs
+        1.51448, // sym2
+        0.791101, // sym3
+        95.4172, // sym4
+        1.24602, // emoji
+        0.246938, // emoji_mods
+        0.0, // spaces_single
+        1.05132, // ws_runs
         0.0, // ws_run_chars
-        1.06312, // nl_runs
+        0.95286, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.184315, // rep_runs
-        0.0614135, // rep_chars
-        0.0087836, // b64_chars
-        0.0, // hex_chars
-        25.0533, // control
-        0.511943, // other_ws
+        0.32254, // rep_runs
+        0.0634856, // rep_chars
+        0.0371444, // b64_chars
+        0.022995, // hex_chars
+        21.5641, // control
+        0.422096, // other_ws
         0.0, // latin_long2
-        0.0812079, // latin_upper
-        0.285169, // word_after_punct
-        0.260293, // punct_single
-        0.0228105, // nonlatin_long
-        1.46921, // caps_then_lower
+        0.0625596, // latin_upper
+        0.18117, // word_after_punct
+        0.268888, // punct_single
+        0.190446, // nonlatin_long
+        1.72145, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.477781, // backslash_words
-        0.0, // rep_alpha_runs
-        0.690702, // rep_alpha_chars
-        8.23562, // rep_wide_runs
-        0.0912145, // rep_wide_chars
-        0.0566331, // ws_long
-        0.138576, // letter_a
-        0.133917, // letter_b
-        0.0, // letter_c
+        0.506469, // backslash_words
+        2.75177, // rep_alpha_runs
+        0.0, // rep_alpha_chars
+        15.1343, // rep_wide_runs
+        0.0204116, // rep_wide_chars
+        0.056198, // ws_long
+        0.159008, // letter_a
+        0.121101, // letter_b
+        0.000230708, // letter_c
         0.0, // letter_d
         0.0, // letter_e
-        0.044485, // letter_f
+        0.117741, // letter_f
         0.0, // letter_g
-        0.0530917, // letter_h
+        0.100363, // letter_h
         0.0, // letter_i
-        0.116635, // letter_j
-        0.546965, // letter_k
+        0.119408, // letter_j
+        0.505955, // letter_k
         0.0, // letter_l
-        0.175817, // letter_m
-        0.0843136, // letter_n
+        0.192637, // letter_m
+        0.110727, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        0.500628, // letter_q
+        0.323153, // letter_q
         0.0, // letter_r
         0.0, // letter_s
-        0.0543503, // letter_t
-        0.124655, // letter_u
-        0.0, // letter_v
+        0.00883692, // letter_t
+        0.155712, // letter_u
+        0.015551, // letter_v
         0.0, // letter_w
-        0.362901, // letter_x
-        0.0845455, // letter_y
-        0.968603, // letter_z
-        0.0, // indic2_runs
-        0.64874, // bengali_chars
-        0.822593, // gurmukhi_chars
-        0.824911, // gujarati_chars
-        1.11247, // odia_chars
-        0.473063, // tamil_chars
-        0.677541, // telugu_chars
-        0.729793, // kannada_chars
-        0.622736, // malayalam_chars
-        0.975142, // sinhala_chars
+        0.228471, // letter_x
+        0.088164, // letter_y
+        0.897529, // letter_z
+        0.517621, // indic2_runs
+        0.534462, // bengali_chars
+        0.682989, // gurmukhi_chars
+        0.663727, // gujarati_chars
+        0.998391, // odia_chars
+        0.377979, // tamil_chars
+        0.547881, // telugu_chars
+        0.607857, // kannada_chars
+        0.489007, // malayalam_chars
+        0.854329, // sinhala_chars
+        0.94167, // digits_after_blank
+        0.124666, // bare_word_chars
     ],
     // gemma3
     &[
-        0.0, // bias
-        0.719118, // latin_runs
+        0.240445, // bias
+        0.744893, // latin_runs
         0.0, // latin_chars
-        1.17909, // latin_nonascii
-        0.495445, // latin_case_splits
-        0.0559413, // latin_long
+        1.41441, // latin_nonascii
+        0.424501, // latin_case_splits
+        0.0553587, // latin_long
         0.0, // latin_caps_runs
-        1.63359, // cyr_runs
+        1.43577, // cyr_runs
         0.0, // cyr_chars
-        18.6317, // greek_runs
+        0.0, // greek_runs
         0.0, // greek_chars
-        0.0853122, // arabic_runs
-        0.384785, // arabic_chars
+        0.605596, // arabic_runs
+        0.249467, // arabic_chars
         0.0, // indic_runs
-        0.314248, // indic_chars
-        3.12208, // sea_runs
+        0.292555, // indic_chars
+        3.1065, // sea_runs
         0.0, // sea_chars
-        3.20203, // other_runs
-        0.0, // other_chars
-        0.573911, // han_chars
-        0.103922, // han_runs
-        0.32558, // kana_chars
-        0.280815, // kana_runs
-        0.174168, // hangul_chars
-        1.37904, // hangul_runs
-        1.17386, // cjk_punct
-        0.89877, // digits
-        0.256466, // digit_runs
-        0.235507, // digit_groups3
-        0.238321, // punct
-        0.368099, // punct_runs
-        1.22192, // sym2
-        0.735477, // sym3
-        73.8574, // sym4
-        1.40194, // emoji
-        0.301967, // emoji_mods
-        0.0351501, // spaces_single
-        1.0737, // ws_runs
+        0.482481, // other_runs
+        0.408567, // other_chars
+        0.568136, // han_chars
+        0.261419, // han_runs
+        0.31039, // kana_chars
+        0.302861, // kana_runs
+        0.107949, // hangul_chars
+        1.62359, // hangul_runs
+        1.08638, // cjk_punct
+        0.97056, // digits
+        0.117064, // digit_runs
+        0.0531944, // digit_groups3
+        0.205482, // punct
+        0.496792, // punct_runs
+        1.34948, // sym2
+        0.984703, // sym3
+        82.7523, // sym4
+        1.45057, // emoji
+        0.226535, // emoji_mods
+        0.0, // spaces_single
+        1.08826, // ws_runs
         0.0, // ws_run_chars
-        1.2, // nl_runs
+        0.992364, // nl_runs
         0.0, // nl_chars
         0.0, // tabs
-        0.208607, // rep_runs
-        0.0577049, // rep_chars
-        0.0, // b64_chars
-        0.0, // hex_chars
-        35.2167, // control
-        1.69896, // other_ws
+        0.303298, // rep_runs
+        0.0625478, // rep_chars
+        0.0418354, // b64_chars
+        0.0298325, // hex_chars
+        34.1168, // control
+        1.4976, // other_ws
         0.0, // latin_long2
-        0.101451, // latin_upper
-        0.368226, // word_after_punct
-        0.184161, // punct_single
-        0.121133, // nonlatin_long
-        1.17342, // caps_then_lower
+        0.0896798, // latin_upper
+        0.245248, // word_after_punct
+        0.206422, // punct_single
+        0.151174, // nonlatin_long
+        1.33463, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.590592, // backslash_words
-        0.0, // rep_alpha_runs
-        0.692539, // rep_alpha_chars
-        8.36491, // rep_wide_runs
-        0.0318122, // rep_wide_chars
-        0.0313209, // ws_long
-        0.188212, // letter_a
-        0.1534, // letter_b
+        0.648693, // backslash_words
+        2.44572, // rep_alpha_runs
+        0.0, // rep_alpha_chars
+        10.4631, // rep_wide_runs
+        0.0, // rep_wide_chars
+        0.029869, // ws_long
+        0.201111, // letter_a
+        0.172622, // letter_b
         0.0, // letter_c
         0.0, // letter_d
         0.0, // letter_e
-        0.0925231, // letter_f
-        0.0436888, // letter_g
-        0.0430943, // letter_h
+        0.111547, // letter_f
+        0.0436009, // letter_g
+        0.107804, // letter_h
         0.0, // letter_i
-        0.188506, // letter_j
-        0.646702, // letter_k
+        0.182904, // letter_j
+        0.633558, // letter_k
         0.0, // letter_l
-        0.0726696, // letter_m
-        0.227767, // letter_n
+        0.0660776, // letter_m
+        0.197841, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        1.0067, // letter_q
+        0.720379, // letter_q
         0.0, // letter_r
         0.0, // letter_s
-        0.0555339, // letter_t
-        0.0559434, // letter_u
-        0.0895113, // letter_v
+        0.044946, // letter_t
+        0.0715603, // letter_u
+        0.098738, // letter_v
         0.0, // letter_w
-        0.365947, // letter_x
-        0.102359, // letter_y
-        1.06583, // letter_z
-        0.238403, // indic2_runs
-        0.234424, // bengali_chars
-        0.603021, // gurmukhi_chars
-        0.461135, // gujarati_chars
-        0.777707, // odia_chars
-        0.190945, // tamil_chars
-        0.415319, // telugu_chars
-        0.395757, // kannada_chars
-        0.327563, // malayalam_chars
-        0.501401, // sinhala_chars
+        0.330081, // letter_x
+        0.0514909, // letter_y
+        1.04727, // letter_z
+        0.729421, // indic2_runs
+        0.119628, // bengali_chars
+        0.468245, // gurmukhi_chars
+        0.317406, // gujarati_chars
+        0.663969, // odia_chars
+        0.120279, // tamil_chars
+        0.283579, // telugu_chars
+        0.289881, // kannada_chars
+        0.219929, // malayalam_chars
+        0.379527, // sinhala_chars
+        0.892316, // digits_after_blank
+        0.142671, // bare_word_chars
     ],
     // mistral-v1
     &[
-        0.0917697, // bias
-        0.61765, // latin_runs
+        0.0, // bias
+        0.652172, // latin_runs
         0.0, // latin_chars
-        2.99599, // latin_nonascii
-        0.113253, // latin_case_splits
-        0.104656, // latin_long
+        2.98614, // latin_nonascii
+        0.0588744, // latin_case_splits
+        0.0872993, // latin_long
         0.0, // latin_caps_runs
-        0.854258, // cyr_runs
-        0.315095, // cyr_chars
-        53.7114, // greek_runs
+        0.929682, // cyr_runs
+        0.314237, // cyr_chars
+        2.16677, // greek_runs
         0.0, // greek_chars
-        2.05643, // arabic_runs
-        0.596104, // arabic_chars
-        1.64881, // indic_runs
-        0.8536, // indic_chars
-        8.46498, // sea_runs
+        1.98772, // arabic_runs
+        0.625408, // arabic_chars
+        1.78361, // indic_runs
+        0.840087, // indic_chars
+        8.53314, // sea_runs
         0.0, // sea_chars
-        0.518229, // other_runs
-        1.14786, // other_chars
-        1.06061, // han_chars
-        0.0606834, // han_runs
-        0.990395, // kana_chars
-        0.281577, // kana_runs
-        1.10381, // hangul_chars
-        0.792587, // hangul_runs
-        1.59792, // cjk_punct
-        0.879351, // digits
-        0.188882, // digit_runs
-        0.289312, // digit_groups3
-        0.452946, // punct
+        0.0, // other_runs
+        1.25524, // other_chars
+        1.07995, // han_chars
+        0.0191328, // han_runs
+        0.989443, // kana_chars
+        0.334963, // kana_runs
+        1.11078, // hangul_chars
+        0.84351, // hangul_runs
+        1.5508, // cjk_punct
+        0.932822, // digits
+        0.119156, // digit_runs
+        0.14946, // digit_groups3
+        0.457048, // punct
         0.0, // punct_runs
-        3.06153, // sym2
-        1.30731, // sym3
-        46.6546, // sym4
-        4.00772, // emoji
-        0.211668, // emoji_mods
-        0.0890637, // spaces_single
-        0.85327, // ws_runs
-        0.0432538, // ws_run_chars
-        0.455748, // nl_runs
-        0.523938, // nl_chars
-        0.908162, // tabs
-        0.765371, // rep_runs
-        0.0585882, // rep_chars
-        0.160385, // b64_chars
-        0.0, // hex_chars
-        68.88, // control
+        3.14266, // sym2
+        1.33925, // sym3
+        45.2583, // sym4
+        4.12015, // emoji
+        0.0578488, // emoji_mods
+        0.0, // spaces_single
+        0.791477, // ws_runs
+        0.0437695, // ws_run_chars
+        0.474229, // nl_runs
+        0.489037, // nl_chars
+        0.916288, // tabs
+        1.18401, // rep_runs
+        0.0551616, // rep_chars
+        0.188918, // b64_chars
+        0.00153765, // hex_chars
+        61.34, // control
         0.0, // other_ws
         0.0, // latin_long2
-        0.141053, // latin_upper
-        0.415727, // word_after_punct
-        0.420598, // punct_single
+        0.127102, // latin_upper
+        0.325846, // word_after_punct
+        0.463348, // punct_single
         0.0, // nonlatin_long
-        0.622417, // caps_then_lower
+        0.86141, // caps_then_lower
         0.0, // mixed_alnum_chars
-        0.84549, // backslash_words
-        0.0, // rep_alpha_runs
-        0.716215, // rep_alpha_chars
+        0.879181, // backslash_words
+        2.64511, // rep_alpha_runs
+        0.0, // rep_alpha_chars
         0.0, // rep_wide_runs
-        0.513721, // rep_wide_chars
-        0.0214498, // ws_long
-        0.363736, // letter_a
-        0.45416, // letter_b
-        0.133463, // letter_c
-        0.250529, // letter_d
-        0.0628592, // letter_e
+        0.513877, // rep_wide_chars
+        0.0211468, // ws_long
+        0.411796, // letter_a
+        0.479666, // letter_b
+        0.0830365, // letter_c
+        0.222465, // letter_d
+        0.0778917, // letter_e
         0.0, // letter_f
         0.0, // letter_g
-        0.212751, // letter_h
+        0.230239, // letter_h
         0.0, // letter_i
-        0.272504, // letter_j
-        0.792303, // letter_k
+        0.168285, // letter_j
+        0.748696, // letter_k
         0.0, // letter_l
-        0.199358, // letter_m
-        0.132623, // letter_n
+        0.18131, // letter_m
+        0.166043, // letter_n
         0.0, // letter_o
         0.0, // letter_p
-        0.679622, // letter_q
-        0.0633491, // letter_r
-        0.0, // letter_s
+        0.409073, // letter_q
+        0.0540469, // letter_r
+        0.0544598, // letter_s
         0.0, // letter_t
-        0.0960281, // letter_u
+        0.145155, // letter_u
         0.0, // letter_v
         0.0, // letter_w
-        0.28012, // letter_x
+        0.196803, // letter_x
         0.0, // letter_y
-        1.73622, // letter_z
-        0.301105, // indic2_runs
-        1.27686, // bengali_chars
-        2.8198, // gurmukhi_chars
-        2.41862, // gujarati_chars
-        3.05779, // odia_chars
-        1.17191, // tamil_chars
-        1.84908, // telugu_chars
-        1.45584, // kannada_chars
-        2.26145, // malayalam_chars
-        1.89829, // sinhala_chars
+        1.68729, // letter_z
+        0.452474, // indic2_runs
+        1.26163, // bengali_chars
+        2.80091, // gurmukhi_chars
+        2.40168, // gujarati_chars
+        3.04359, // odia_chars
+        1.16197, // tamil_chars
+        1.83576, // telugu_chars
+        1.44327, // kannada_chars
+        2.25357, // malayalam_chars
+        1.8864, // sinhala_chars
+        0.889682, // digits_after_blank
+        0.0, // bare_word_chars
     ],
     // claude-legacy
     &[
@@ -906,6 +922,8 @@ pub(crate) const WEIGHTS: [&[f32]; 9] = [
         2.10197, // kannada_chars
         2.18739, // malayalam_chars
         1.55405, // sinhala_chars
+        0.0, // digits_after_blank
+        0.0, // bare_word_chars
     ],
 ];
 
@@ -913,197 +931,197 @@ pub(crate) const WEIGHTS: [&[f32]; 9] = [
 pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
     // o200k
     &[
-        [0.00528592, -1.76425, 1.98375], // empty
-        [0.0116903, -4.41836, 3.98027], // prose
-        [0.00187118, -2.07507, 4.05976], // cyrillic
-        [0.0050515, -1.94493, 2.61425], // arabic
-        [0.00881736, -2.14154, 7.53096], // indic
-        [0.0165504, -3.3671, 4.78935], // cjk
-        [0.0144081, -1.83488, 5.26811], // korean
-        [-0.078017, -12.174, 1.99756], // other-script
-        [-0.00340348, -2.92745, 3.43685], // code
-        [-0.00593578, -1.86124, 4.13905], // json
-        [0.00876857, -3.05184, 2.00306], // markup
-        [0.013668, -3.95754, 3.39839], // latex
-        [-0.00620396, -3.85133, 3.02537], // tabular
-        [0.00309183, -1.76425, 1.98375], // numeric
-        [-0.00826264, -6.31922, 1.94481], // encoded
-        [0.0162935, -2.17001, 2.34924], // emoji
-        [-0.00223164, -1.76425, 4.39576], // repetitive
+        [0.00331823, -1.98162, 2.32787], // empty
+        [0.0132959, -3.38404, 4.52278], // prose
+        [0.00385334, -1.98162, 3.00787], // cyrillic
+        [-0.00212942, -1.98162, 2.74746], // arabic
+        [0.00395254, -2.12528, 2.32787], // indic
+        [0.0106426, -2.75606, 3.92865], // cjk
+        [0.00724661, -1.98162, 5.32002], // korean
+        [-0.181127, -24.2451, 5.4663], // other-script
+        [-0.00553793, -2.31511, 3.62138], // code
+        [0.000571819, -1.98162, 2.32787], // json
+        [-0.00334413, -2.3927, 2.32787], // markup
+        [0.00913286, -3.05955, 2.68884], // latex
+        [-0.00888526, -3.21297, 2.32787], // tabular
+        [0.00594704, -1.98162, 2.32787], // numeric
+        [0.0029671, -5.49391, 2.32787], // encoded
+        [0.00838817, -1.98162, 2.32787], // emoji
+        [0.01363, -1.98162, 2.32787], // repetitive
     ],
     // cl100k
     &[
-        [0.0042385, -1.63793, 1.86293], // empty
-        [0.0118841, -3.86785, 4.39875], // prose
-        [0.0130292, -1.77281, 3.59402], // cyrillic
-        [-0.00820543, -0.465989, 1.79615], // arabic
-        [-0.00106998, -1.33561, 1.65127], // indic
-        [0.00996285, -1.98582, 6.14605], // cjk
-        [0.00964511, -1.36448, 4.45551], // korean
-        [-0.166727, -17.5272, 1.86293], // other-script
-        [0.00184336, -3.07076, 3.83278], // code
-        [-0.007719, -1.67107, 3.76454], // json
-        [0.00736138, -2.38532, 1.29272], // markup
-        [0.0147988, -4.11089, 5.13284], // latex
-        [-0.0157323, -3.93652, 2.62508], // tabular
-        [0.00611733, -1.63793, 1.86293], // numeric
-        [-0.00827576, -2.65062, 2.36174], // encoded
-        [0.0024401, -2.44305, 3.10696], // emoji
-        [0.00878405, -1.63793, 5.54443], // repetitive
+        [0.00361493, -2.21462, 2.49455], // empty
+        [0.0102103, -4.20679, 4.24434], // prose
+        [0.0106229, -2.21462, 3.15283], // cyrillic
+        [-0.00424823, -2.21462, 2.49455], // arabic
+        [-0.000780369, -2.21462, 2.49455], // indic
+        [0.0102915, -2.21462, 6.41671], // cjk
+        [0.00442982, -2.21462, 4.66143], // korean
+        [-0.170614, -19.079, 2.49455], // other-script
+        [-0.00179831, -3.21532, 3.73857], // code
+        [0.00114443, -2.21462, 2.68924], // json
+        [0.00153106, -2.41742, 2.49455], // markup
+        [0.0176937, -4.04214, 5.30523], // latex
+        [-0.0053178, -4.43517, 2.49455], // tabular
+        [0.00733252, -2.21462, 2.49455], // numeric
+        [-0.00427238, -3.22064, 2.49455], // encoded
+        [0.00560062, -2.44332, 2.75229], // emoji
+        [-0.00785134, -2.21462, 5.39751], // repetitive
     ],
     // llama3
     &[
-        [0.00317969, -1.60245, 1.77235], // empty
-        [0.0115941, -5.20081, 4.15202], // prose
-        [-0.00174782, -1.83496, 2.90809], // cyrillic
-        [0.0111735, -1.50193, 2.32388], // arabic
-        [-8.13514e-6, -1.25687, 1.37526], // indic
-        [0.00307176, -1.86709, 3.16413], // cjk
-        [0.0134559, -2.1441, 4.17671], // korean
-        [-0.228615, -20.3963, 1.77235], // other-script
-        [-0.000459915, -2.87848, 3.48978], // code
-        [-0.00911853, -1.36872, 3.92225], // json
-        [0.00680908, -2.33159, 1.18624], // markup
-        [0.00837538, -3.9183, 4.9731], // latex
-        [-0.0104438, -3.93138, 2.69086], // tabular
-        [0.00186761, -1.60245, 1.77235], // numeric
-        [-0.00800942, -2.79827, 2.45773], // encoded
-        [0.00843096, -2.10385, 5.58235], // emoji
-        [0.00112468, -1.60245, 5.32393], // repetitive
+        [0.00398589, -2.18915, 2.27064], // empty
+        [0.00911788, -5.73508, 4.00024], // prose
+        [-0.00552318, -2.18915, 2.27064], // cyrillic
+        [0.00902599, -2.18915, 2.40824], // arabic
+        [0.000964454, -2.18915, 2.27064], // indic
+        [0.00529412, -2.18915, 3.35133], // cjk
+        [0.0122797, -2.26226, 4.70973], // korean
+        [-0.222067, -21.63, 2.27064], // other-script
+        [-0.000884916, -3.1155, 3.39628], // code
+        [0.000872164, -2.20217, 2.7481], // json
+        [0.000990532, -2.26717, 2.27064], // markup
+        [0.0209574, -4.08121, 5.01596], // latex
+        [-0.00418039, -4.44737, 2.27064], // tabular
+        [0.00732961, -2.18915, 2.27064], // numeric
+        [-0.00785106, -3.3556, 2.27064], // encoded
+        [0.00636706, -2.18915, 5.22297], // emoji
+        [-0.00614742, -2.59209, 4.74065], // repetitive
     ],
     // qwen3
     &[
-        [0.00299677, -1.84355, 2.13567], // empty
-        [0.0115162, -4.14234, 4.00661], // prose
-        [-0.00283549, -2.15865, 4.41799], // cyrillic
-        [-0.00507071, -1.8551, 6.67377], // arabic
-        [0.00299677, -1.38294, 1.54642], // indic
-        [0.0258149, -4.42282, 4.20039], // cjk
-        [0.00804801, -1.12147, 4.70884], // korean
-        [-0.0040711, -4.34479, 3.39722], // other-script
-        [-0.00307338, -3.43982, 3.92551], // code
-        [-0.0102458, -1.4416, 4.60275], // json
-        [0.00443929, -2.54776, 1.40169], // markup
-        [0.0158552, -4.17595, 5.18696], // latex
-        [-0.0121904, -4.56293, 2.73495], // tabular
-        [0.00358271, -1.84355, 2.13567], // numeric
-        [-0.00751249, -3.41629, 2.88475], // encoded
-        [0.018896, -2.41135, 3.46375], // emoji
-        [-0.0178037, -1.84355, 6.22364], // repetitive
+        [0.000511982, -2.55932, 3.06052], // empty
+        [0.0101769, -4.14744, 4.54601], // prose
+        [-0.00100586, -2.55932, 3.60418], // cyrillic
+        [-0.00243711, -2.55932, 6.62642], // arabic
+        [-0.000801674, -2.55932, 3.06052], // indic
+        [0.0235069, -4.9307, 4.44732], // cjk
+        [0.00702225, -2.55932, 5.15785], // korean
+        [-0.00383394, -3.75092, 3.17631], // other-script
+        [-0.00397886, -3.57621, 4.21583], // code
+        [-0.00256495, -2.55932, 3.17811], // json
+        [-0.00462789, -2.55932, 3.06052], // markup
+        [0.0161955, -4.37827, 5.64897], // latex
+        [-0.00445932, -4.51988, 3.06052], // tabular
+        [0.00326481, -2.55932, 3.06052], // numeric
+        [-0.0036161, -3.83269, 3.06052], // encoded
+        [0.0129284, -2.55932, 3.30818], // emoji
+        [-0.00482361, -2.55932, 5.28747], // repetitive
     ],
     // deepseek-v3
     &[
-        [0.00348766, -1.85556, 1.90836], // empty
-        [0.00588416, -4.63748, 5.64131], // prose
-        [0.0090609, -2.10984, 3.08435], // cyrillic
-        [0.0130159, -1.81368, 1.98559], // arabic
-        [0.00348766, -1.49538, 5.23253], // indic
-        [0.0107752, -5.021, 5.01197], // cjk
-        [0.00846478, -1.82915, 5.18159], // korean
-        [-0.0490917, -4.2827, 1.90836], // other-script
-        [0.00301469, -2.72121, 3.30378], // code
-        [-0.00952216, -2.74664, 4.52132], // json
-        [-0.000293839, -3.93109, 1.362], // markup
-        [0.0145962, -4.85531, 3.53345], // latex
-        [-0.0252332, -4.65105, 3.52865], // tabular
-        [0.010923, -1.85556, 1.90836], // numeric
-        [-0.00571742, -9.7209, 2.16447], // encoded
-        [0.01428, -1.16375, 3.83625], // emoji
-        [0.00923156, -2.30837, 2.16808], // repetitive
+        [0.00331154, -2.70647, 2.63263], // empty
+        [0.00605216, -3.83749, 5.98116], // prose
+        [0.00217175, -2.70647, 4.19459], // cyrillic
+        [0.00367736, -2.70647, 2.63263], // arabic
+        [0.00649698, -2.70647, 4.72094], // indic
+        [0.00828886, -4.79544, 5.79226], // cjk
+        [0.0136544, -2.70647, 5.85012], // korean
+        [-0.0545009, -4.50883, 2.63263], // other-script
+        [0.00325516, -3.81948, 3.75109], // code
+        [-0.00179731, -3.16475, 3.02807], // json
+        [-0.00399148, -3.6092, 2.63263], // markup
+        [0.0170938, -4.86205, 3.71768], // latex
+        [-0.0105398, -5.99982, 2.63263], // tabular
+        [0.0135505, -2.70647, 2.63263], // numeric
+        [0.000452706, -10.343, 2.63263], // encoded
+        [0.00488583, -2.70647, 2.88855], // emoji
+        [0.00443201, -2.70647, 2.63263], // repetitive
     ],
     // gemini
     &[
-        [0.00167355, -1.58238, 2.04672], // empty
-        [0.00358679, -4.09702, 4.3614], // prose
-        [0.00207584, -1.73281, 4.01161], // cyrillic
-        [0.0131536, -4.41516, 2.20049], // arabic
-        [0.00374683, -3.0897, 8.2887], // indic
-        [0.00265614, -3.14239, 7.93009], // cjk
-        [0.00887378, -3.04162, 4.44378], // korean
-        [-0.0395451, -7.20875, 2.04672], // other-script
-        [0.00126377, -1.97033, 3.41002], // code
-        [0.00140392, -0.99579, 4.10839], // json
-        [-0.0137583, -3.02059, 2.25994], // markup
-        [0.000869769, -2.4208, 3.22309], // latex
-        [-0.0203759, -3.76827, 4.56796], // tabular
-        [0.00429579, -1.58238, 2.04672], // numeric
-        [-0.000852327, -5.46611, 2.1978], // encoded
-        [0.0136461, -1.7987, 6.54877], // emoji
-        [0.000612762, -1.85151, 3.16518], // repetitive
+        [0.00184421, -2.36696, 3.12917], // empty
+        [0.00296748, -3.48214, 4.28737], // prose
+        [0.00437104, -3.02717, 4.62578], // cyrillic
+        [0.00680895, -4.55909, 3.12917], // arabic
+        [0.00633936, -3.63315, 4.98968], // indic
+        [0.00552411, -3.59009, 8.39738], // cjk
+        [0.0116852, -3.20808, 5.13781], // korean
+        [-0.0290466, -6.21903, 3.12917], // other-script
+        [0.00152931, -2.36696, 3.37837], // code
+        [0.00360252, -2.36696, 3.54896], // json
+        [-0.0158898, -2.98526, 3.12917], // markup
+        [-0.00699483, -2.36696, 3.50961], // latex
+        [-0.003191, -5.24188, 3.12917], // tabular
+        [0.00572462, -2.36696, 3.12917], // numeric
+        [-0.000214165, -6.32646, 3.60605], // encoded
+        [0.0047953, -2.36696, 6.04519], // emoji
+        [-0.00579962, -8.59371, 3.12917], // repetitive
     ],
     // gemma3
     &[
-        [0.00282159, -1.59091, 1.95373], // empty
-        [0.00695557, -6.06273, 3.85792], // prose
-        [0.00596158, -1.97948, 4.12632], // cyrillic
-        [0.00772465, -3.83281, 1.98566], // arabic
-        [0.00394034, -1.81774, 10.3063], // indic
-        [0.0113606, -2.76778, 6.60359], // cjk
-        [0.0019948, -1.71662, 6.46679], // korean
-        [-0.00922585, -1.59091, 1.95373], // other-script
-        [0.00473428, -2.1824, 3.32324], // code
-        [0.00287911, -2.36596, 3.33107], // json
-        [-0.024648, -3.04595, 2.72682], // markup
-        [0.00212469, -3.02269, 4.61097], // latex
-        [-0.0260607, -3.16333, 4.62989], // tabular
-        [0.00222613, -1.59091, 1.95373], // numeric
-        [-0.00294558, -3.20514, 2.33017], // encoded
-        [0.0329392, -2.57189, 1.55671], // emoji
-        [-0.0141598, -3.24578, 1.95373], // repetitive
+        [0.0021985, -2.28819, 2.93081], // empty
+        [0.00523951, -5.51007, 4.0057], // prose
+        [-0.00462312, -2.28819, 3.21863], // cyrillic
+        [0.0143494, -4.10915, 2.93081], // arabic
+        [0.0044929, -2.57302, 7.74524], // indic
+        [0.00837734, -3.10613, 7.32515], // cjk
+        [-0.000529467, -2.28819, 7.95768], // korean
+        [0.0387653, -2.28819, 4.58346], // other-script
+        [0.00324299, -2.28819, 3.44996], // code
+        [0.00155188, -2.87602, 2.93081], // json
+        [-0.0282364, -3.16038, 3.05283], // markup
+        [0.0011051, -3.07694, 3.88659], // latex
+        [-0.00477313, -4.72003, 2.93081], // tabular
+        [0.00608273, -2.28819, 2.93081], // numeric
+        [-1.1087e-5, -4.74053, 3.29523], // encoded
+        [0.0116458, -2.62462, 2.93081], // emoji
+        [-0.0179666, -9.38079, 2.93081], // repetitive
     ],
     // mistral-v1
     &[
-        [0.00367057, -1.7055, 2.06201], // empty
-        [0.00815331, -5.13033, 4.79252], // prose
-        [-0.00112815, -5.9653, 2.21529], // cyrillic
-        [0.0063899, -1.94323, 1.29764], // arabic
-        [0.00248148, -1.83496, 3.06614], // indic
-        [0.00664238, -1.75538, 5.39033], // cjk
-        [0.00219381, -1.36287, 2.65788], // korean
-        [0.0609679, -1.7055, 7.59698], // other-script
-        [0.00351053, -3.01058, 3.13701], // code
-        [-0.0111405, -2.14138, 4.08091], // json
-        [0.00410352, -1.68904, 1.70768], // markup
-        [0.0107806, -4.38127, 6.91927], // latex
-        [-0.0150339, -2.08158, 4.25907], // tabular
-        [0.00675031, -1.7055, 2.06201], // numeric
-        [-0.0038345, -5.41291, 2.96399], // encoded
-        [0.000525865, -0.982429, 4.69119], // emoji
-        [0.0234668, -4.75617, 10.2943], // repetitive
+        [0.00265519, -2.26073, 2.70823], // empty
+        [0.00967138, -4.51794, 4.93268], // prose
+        [0.00124035, -6.42689, 2.70823], // cyrillic
+        [0.00299759, -2.26073, 2.70823], // arabic
+        [0.00304865, -2.26073, 3.14398], // indic
+        [0.00666693, -2.26073, 5.73108], // cjk
+        [0.00167105, -2.26073, 2.869], // korean
+        [0.0594831, -2.26073, 7.07371], // other-script
+        [2.98315e-5, -2.87949, 4.02965], // code
+        [-0.00703779, -2.55818, 2.70823], // json
+        [0.000552298, -2.26073, 2.70823], // markup
+        [0.0121976, -4.44144, 7.2414], // latex
+        [-0.00849139, -2.26073, 2.70823], // tabular
+        [0.00177971, -2.26073, 2.70823], // numeric
+        [0.00269448, -6.94297, 2.74856], // encoded
+        [0.00160377, -2.26073, 4.97743], // emoji
+        [0.0170342, -4.97571, 10.362], // repetitive
     ],
     // claude-legacy
     &[
-        [0.00255333, -1.54953, 1.68618], // empty
-        [0.00531567, -4.56416, 4.05286], // prose
-        [0.00208221, -1.56276, 2.1058], // cyrillic
-        [-0.0015046, -0.968264, 1.25618], // arabic
-        [-0.000610692, -0.930758, 1.22587], // indic
-        [0.00694039, -2.24638, 7.34242], // cjk
-        [0.0133574, -1.70214, 2.5032], // korean
-        [0.0871916, -6.46157, 13.359], // other-script
-        [0.00169759, -2.23406, 2.59343], // code
-        [0.0142779, -3.10032, 1.74641], // json
-        [-0.000562817, -1.18167, 1.55073], // markup
-        [0.00760992, -2.35848, 3.40557], // latex
-        [-0.00251497, -10.7043, 1.52972], // tabular
-        [0.00898452, -1.54953, 1.68618], // numeric
-        [0.000229017, -10.2957, 2.68616], // encoded
-        [0.00513631, -2.17097, 4.32753], // emoji
-        [0.00148928, -4.12544, 2.44133], // repetitive
+        [0.00239786, -2.16896, 2.20618], // empty
+        [0.00538075, -4.55553, 4.02748], // prose
+        [0.00208029, -2.16896, 2.20618], // cyrillic
+        [-0.001424, -2.16896, 2.20618], // arabic
+        [-0.000289277, -2.16896, 2.20618], // indic
+        [0.00694523, -2.2497, 7.35235], // cjk
+        [0.0133412, -2.16896, 2.51106], // korean
+        [0.0872158, -6.43576, 13.2837], // other-script
+        [0.00196362, -2.23952, 2.58558], // code
+        [0.0145177, -3.1492, 2.20618], // json
+        [-0.000400168, -2.16896, 2.20618], // markup
+        [0.00809404, -2.36695, 3.38971], // latex
+        [-0.0018565, -10.7845, 2.20618], // tabular
+        [0.00854796, -2.16896, 2.20618], // numeric
+        [0.000229017, -10.3777, 2.70447], // encoded
+        [0.00513749, -2.16896, 4.31879], // emoji
+        [0.0013373, -4.1066, 2.43871], // repetitive
     ],
 ];
 
 /// Per profile: the spread `[a, b]`, σ(L) = sqrt(a + b / L) for a linear estimate of L tokens.
 pub(crate) const SPREAD: [[f32; 2]; 9] = [
-    [0.00672332, 0.274732], // o200k
-    [0.00799566, 0.204013], // cl100k
-    [0.00854316, 0.287257], // llama3
-    [0.00524888, 0.699095], // qwen3
-    [0.00536, 0.298624], // deepseek-v3
-    [0.00264815, 0.265199], // gemini
-    [0.00357015, 0.259181], // gemma3
-    [0.00254429, 0.892048], // mistral-v1
-    [0.00653883, 0.626401], // claude-legacy
+    [0.0104344, 0.0], // o200k
+    [0.00756084, 0.324401], // cl100k
+    [0.00755208, 0.470394], // llama3
+    [0.00559315, 0.352926], // qwen3
+    [0.00496022, 0.315861], // deepseek-v3
+    [0.00232494, 0.334989], // gemini
+    [0.00303695, 0.405253], // gemma3
+    [0.00212289, 0.981286], // mistral-v1
+    [0.00651627, 0.64538], // claude-legacy
 ];
 
 /// Per profile, per detected content kind: characters per token `[p5, p50, p95]` on the fit split (kinds with

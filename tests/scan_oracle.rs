@@ -500,3 +500,62 @@ fn shapes_across_block_boundaries_match_the_reference() {
         }
     }
 }
+
+/// Digit runs after a blank (`digits_after_blank`) and words of other alphabetic scripts that follow no blank
+/// (`bare_word_chars`): pieces of both kinds joined by every kind of separator (space, tab, blank runs, newline,
+/// punctuation, another script, a repeat), with combining marks, capitals and doubled letters inside the words,
+/// long enough that ASCII stretches around them go through the bitmask path. Whole, in pieces and, when short,
+/// cut at every byte.
+#[test]
+fn blank_digits_and_bare_words_match_the_reference() {
+    const PIECES: &[&str] = &[
+        "Древнегреческие",
+        "символы",
+        "ёлка",
+        "Ааа",
+        "сс",
+        "λόγος",
+        "Ωμέγα",
+        "كتاب",
+        "हिन्दी",
+        "বাংলা",
+        "ภาษาไทย",
+        "日本語",
+        "한국어",
+        "word",
+        "Word",
+        "0x1F",
+        "42",
+        "1234567",
+        "٣٤",
+        "3.14",
+        "\u{301}",
+    ];
+    const SEPARATORS: &[&str] = &[
+        " ", "  ", "\t", "\t\t", " \t", "\n", "\n    ", "\n\t", "\r\n", "(", "«", ": ", ", ", "-",
+        "—", "", "....", "    ", "\u{a0}",
+    ];
+    let mut rng = Rng(0xba5e_d191_7500);
+    for case in 0..4000 {
+        let n = match case % 3 {
+            0 => 1 + rng.below(6),
+            1 => 1 + rng.below(30),
+            _ => 1 + rng.below(200),
+        };
+        let mut out = String::new();
+        for _ in 0..n {
+            out.push_str(SEPARATORS[rng.below(SEPARATORS.len())]);
+            out.push_str(PIECES[rng.below(PIECES.len())]);
+            if rng.below(8) == 0 {
+                // A stretch of plain ASCII long enough for a block.
+                out.push_str(
+                    " the 12 quick brown foxes jumped over 345 lazy dogs, 6 times in 7 days\n\t8 ",
+                );
+            }
+        }
+        let every = out.len() <= 120;
+        if let Err(e) = check(out.as_bytes(), rng.next(), every) {
+            panic!("case {case}, input {}: {e}", show(out.as_bytes()));
+        }
+    }
+}

@@ -455,8 +455,8 @@ pub fn residuals_oof(data: &[&Prepared], p: usize) -> Vec<Residual> {
 }
 
 /// Fits the band model: kind medians; the spread by least squares of squared residuals on `[1, 1/L]`; per kind
-/// the p5 and p95 of standardised residuals, then widened, nearest miss first, until every labelled kind
-/// reaches `target` coverage.
+/// the p5 and p95 of standardised residuals, at least the pooled middle 95% of them ([`POOLED_FLOOR_Q`]), then
+/// widened, nearest miss first, until every labelled kind reaches `target` coverage.
 pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
     let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
     let mut all: Vec<f64> = items.iter().map(|i| i.2).collect();
@@ -515,6 +515,10 @@ pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
     }
     zall.sort_by(f64::total_cmp);
     let pooled = [quantile(&zall, 0.05), quantile(&zall, 0.95)];
+    let floor = [
+        quantile(&zall, POOLED_FLOOR_Q),
+        quantile(&zall, 1.0 - POOLED_FLOOR_Q),
+    ];
     let mut kinds = [[0.0; 3]; ContentKind::COUNT];
     for k in 0..ContentKind::COUNT {
         let v = &mut zk[k];
@@ -526,7 +530,13 @@ pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
         } else {
             (pooled[0].min(v[0]), pooled[1].max(v[v.len() - 1]))
         };
-        kinds[k] = [mids[k], lo.min(0.0), hi.max(0.0)];
+        // No kind's band is narrower than the middle of every kind's standardised residuals: a kind's own
+        // extremes come from a few dozen samples at most and understate how far its next text can fall.
+        kinds[k] = [
+            mids[k],
+            lo.min(0.0).min(floor[0]),
+            hi.max(0.0).max(floor[1]),
+        ];
     }
     let mut labels: Vec<&str> = z.iter().map(|i| i.0).collect();
     labels.sort();
@@ -588,6 +598,11 @@ pub struct Tables {
 /// Every band end is pushed this much further out, beyond what covers the fit split: the fit split's most extreme
 /// samples are not the most extreme texts there are. Chosen by cross-validation inside the fit split.
 pub const BAND_MARGIN: f64 = 1.3;
+
+/// Every kind's standardised band ends reach at least the pooled `POOLED_FLOOR_Q` and `1 − POOLED_FLOOR_Q`
+/// quantiles of all kinds' standardised residuals (the middle 95%), before the margin. Chosen by cross-validation
+/// inside the fit split: kinds whose few samples happened to agree got bands that the next text fell outside.
+pub const POOLED_FLOOR_Q: f64 = 0.025;
 
 /// Coverage each labelled kind must reach on the out-of-fold residuals when bands are widened.
 pub const FIT_COVERAGE: f64 = 1.0;

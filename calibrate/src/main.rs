@@ -95,6 +95,8 @@ fn cv(root: &Path, only: Option<&str>) {
         }
         let pi = p as usize;
         let mut items = Vec::new();
+        // high / low per sample: how wide the bands are that the coverage is bought with.
+        let mut widths: Vec<f64> = Vec::new();
         let mut by_label: BTreeMap<&str, Vec<(f64, f64, bool)>> = BTreeMap::new();
         for k in 0..5 {
             let train: Vec<&Prepared> = fit
@@ -112,6 +114,7 @@ fn cv(root: &Path, only: Option<&str>) {
                 let e =
                     llm_preflight::estimate::from_features_with(&d.x, p, &w, &bm.kinds, bm.spread);
                 let it = (e.tokens as f64, t as f64, e.low <= t && t <= e.high);
+                widths.push(e.high as f64 / (e.low as f64).max(1.0));
                 if !it.2 && show_misses {
                     println!(
                         "miss {} {} true {} est {} band {}..{} chars {}",
@@ -153,13 +156,16 @@ fn cv(root: &Path, only: Option<&str>) {
             .take(3)
             .map(|(l, a)| format!("{l} {:.0}%", a.coverage * 100.0))
             .collect();
+        widths.sort_by(f64::total_cmp);
+        let width = widths.get(widths.len() / 2).copied().unwrap_or(1.0);
         println!(
-            "{:13} cv median {} p90 {} within10 {} coverage {} | worst {} | cov {}",
+            "{:13} cv median {} p90 {} within10 {} coverage {} (high/low median {:.2}) | worst {} | cov {}",
             p.name(),
             pct(a.median),
             pct(a.p90),
             pct(a.within10),
             pct(a.coverage),
+            width,
             worst.join(", "),
             worst_cov.join(", ")
         );
