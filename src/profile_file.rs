@@ -327,6 +327,14 @@ impl CustomProfile {
                 });
             }
         }
+        let missing: Vec<String> = FEATURE_NAMES
+            .iter()
+            .filter(|f| !rates.contains_key(**f))
+            .map(|f| f.to_string())
+            .collect();
+        if !missing.is_empty() {
+            return Err(ProfileFileError::MissingRates(missing));
+        }
         let mut weights = Vec::with_capacity(NF);
         for f in FEATURE_NAMES {
             let path = format!("/rates/{f}");
@@ -427,6 +435,9 @@ pub enum ProfileFileError {
     Base(UnknownProfile),
     /// A field that must be there is missing.
     Missing(String),
+    /// Rates for these scanner features are missing: most likely a file written by an earlier version, whose
+    /// scanner counted fewer features. Rates are fitted together, so they cannot be filled in one by one.
+    MissingRates(Vec<String>),
     /// A field this version does not know (a feature, kind or key from another version, or a typo).
     Unknown {
         /// Where (a JSON pointer).
@@ -455,6 +466,14 @@ impl fmt::Display for ProfileFileError {
             ),
             ProfileFileError::Base(e) => write!(f, "profile file's base: {e}"),
             ProfileFileError::Missing(p) => write!(f, "profile file lacks {p}"),
+            ProfileFileError::MissingRates(names) => write!(
+                f,
+                "profile file has no rates for {} of this version's {NF} scanner features ({}): it was written \
+                 by an earlier version; write it again with `llm-preflight calibrate` (or `llm-preflight profiles \
+                 --export NAME` for a shipped profile)",
+                names.len(),
+                names.join(", ")
+            ),
             ProfileFileError::Unknown { path } => write!(
                 f,
                 "profile file has {path}, which this version does not know (written by another version?)"
@@ -577,6 +596,38 @@ mod tests {
     }
 
     #[test]
+    fn a_file_from_a_scanner_with_fewer_features_says_so() {
+        // A profile written before the last two features existed: every other field is fine.
+        let mut v: Value = serde_json::from_str(&Profile::Llama3.to_json()).unwrap();
+        let rates = v["rates"].as_object_mut().unwrap();
+        for f in &FEATURE_NAMES[NF - 2..] {
+            rates.remove(*f);
+        }
+        let e = CustomProfile::from_json(&v.to_string()).unwrap_err();
+        assert_eq!(
+            e,
+            ProfileFileError::MissingRates(
+                FEATURE_NAMES[NF - 2..]
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect()
+            )
+        );
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&format!(
+                "no rates for 2 of this version's {NF} scanner features"
+            )),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(FEATURE_NAMES[NF - 1]) && msg.contains("earlier version"),
+            "{msg}"
+        );
+        assert!(msg.contains("llm-preflight calibrate"), "{msg}");
+    }
+
+    #[test]
     fn bad_files_say_where() {
         let good = Profile::O200k.to_json();
         let mut v: Value = serde_json::from_str(&good).unwrap();
@@ -587,7 +638,7 @@ mod tests {
                 Box::new(|v| {
                     v["rates"].as_object_mut().unwrap().remove("latin_runs");
                 }),
-                "/rates/latin_runs",
+                "scanner features (latin_runs)",
             ),
             (Box::new(|v| v["rates"]["nope"] = 1.0.into()), "/rates/nope"),
             (
