@@ -80,3 +80,22 @@ fn estimate_text_crash_12909fb7() {
     }
     assert_eq!(e.finish(), whole);
 }
+
+/// The `profile_json` target mutates its seeds; seeds that no longer load only exercise the first check that
+/// rejects them. The named seeds (`*.json`) had gone stale twice as the scanner gained features; they must load.
+#[test]
+fn profile_json_named_seeds_are_loadable_profile_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/profile_json");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/corpus/profile_json") {
+        let path = entry.expect("a seed").path();
+        if path.extension().is_some_and(|x| x == "json") {
+            let text = std::fs::read_to_string(&path).expect("a UTF-8 seed");
+            if let Err(e) = Profile::from_json(&text) {
+                panic!("{}: {e}", path.display());
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 4, "only {n} named seeds");
+}
