@@ -32,7 +32,9 @@ const profileConfig = (name, optLevel) => [
   '--config', `profile.${name}.debug=false`,
 ];
 const PROFILES = { 'wasm-speed': '2', 'wasm-size': '"z"' };
-// wasm-opt must know the features rustc's wasm32 target emits (the names section is dropped by -Oz).
+// wasm-opt must know the features rustc's wasm32 target emits (the names section is dropped by -Oz). The producers
+// and target_features custom sections (toolchain versions, features for a linker) are dropped too: nothing reads
+// them at run time.
 const wasmFeatures = [
   '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
   '--enable-reference-types', '--enable-multivalue',
@@ -54,7 +56,7 @@ function build(crate, lib, outName, targets, { features = [], budget = Infinity,
     const bg = join(out, `${lib}_bg.wasm`);
     if (!debug) {
       const before = statSync(bg).size;
-      run(join(pkg, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', ...wasmFeatures, bg, '-o', bg]);
+      run(join(pkg, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', ...wasmFeatures, '--strip-producers', '--strip-target-features', bg, '-o', bg]);
       const bytes = readFileSync(bg);
       const gz = gzipSync(bytes, { level: 9 }).length;
       console.log(`${outName}${t}: ${before} -> ${bytes.length} bytes after wasm-opt -Oz, ${gz} gzipped`);
