@@ -468,8 +468,8 @@ impl fmt::Display for ProfileFileError {
             ProfileFileError::Missing(p) => write!(f, "profile file lacks {p}"),
             ProfileFileError::MissingRates(names) => write!(
                 f,
-                "profile file has no rates for {} of this version's {NF} scanner features ({}): it was written \
-                 by an earlier version; write it again with `llm-preflight calibrate` (or `llm-preflight profiles \
+                "profile file has no rates for {} of this version's {NF} scanner features ({}), most likely \
+                 written by an earlier version; write it again with `llm-preflight calibrate` (or `llm-preflight profiles \
                  --export NAME` for a shipped profile)",
                 names.len(),
                 names.join(", ")
