@@ -926,7 +926,7 @@ mod sse2 {
         move_mask_i8_m128i(x) as u32 as u64
     }
 
-    /// Bytes from `lo` to `hi` (both below 0x80; bytes from 0x80 up compare as negative, so never in range).
+    /// Bytes from `lo` to `hi` (`hi` below 0x7f; bytes from 0x80 up compare as negative, so never in range).
     #[inline(always)]
     fn within(x: m128i, lo: u8, hi: u8) -> m128i {
         andnot(lt(x, splat(lo as i8)), lt(x, splat(hi as i8 + 1)))
