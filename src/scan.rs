@@ -2408,13 +2408,8 @@ mod tests {
     #[test]
     fn sse2_classification_matches_the_portable_one() {
         const PICK: &[u8] = b"aAzZ`{@[09/:+\\/ \t\n\r\x0b\x0c\x00\x1f\x7f.,xX";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64();
         for case in 0..200_000 {
             let mut w = [0u8; BLOCK + 1];
             for b in w.iter_mut() {
