@@ -1856,24 +1856,6 @@ impl Scanner {
                 }
             }
         }
-        if bytes.is_empty() {
-            // Nothing more (a sequence may still be open).
-            return;
-        }
-        // Well-formed input is validated once: a sequence cut short by the end of `bytes` is kept out of the
-        // validation and waits for the next call. Anything else takes the general loop below.
-        let cut = open_tail_start(bytes);
-        let tail = &bytes[cut..];
-        if let Ok(s) = std::str::from_utf8(&bytes[..cut]) {
-            if tail.is_empty() || std::str::from_utf8(tail).is_err_and(|e| e.error_len().is_none())
-            {
-                self.bytes += s.len() as u64;
-                self.feed_chars(s);
-                self.partial[..tail.len()].copy_from_slice(tail);
-                self.partial_len = tail.len() as u8;
-                return;
-            }
-        }
         loop {
             match std::str::from_utf8(bytes) {
                 Ok(s) => {
@@ -2399,26 +2381,6 @@ impl Scanner {
     }
 }
 
-/// Where a UTF-8 sequence that the end of `bytes` cuts short starts (its lead byte is one of the last three bytes and
-/// announces more bytes than follow it), or `bytes.len()` when there is none. Whether the bytes form a valid prefix
-/// is the caller's to check.
-fn open_tail_start(bytes: &[u8]) -> usize {
-    let n = bytes.len();
-    let mut i = n;
-    while i > n.saturating_sub(3) {
-        i -= 1;
-        let b = bytes[i];
-        if b & 0xc0 != 0x80 {
-            return if b >= 0xc0 && utf8_len(b) > n - i {
-                i
-            } else {
-                n
-            };
-        }
-    }
-    n
-}
-
 fn utf8_len(first: u8) -> usize {
     match first {
         0xc0..=0xdf => 2,
@@ -2438,28 +2400,6 @@ pub fn scan(text: &str) -> Features {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The start of a sequence cut short by the end of the bytes, for every cut of every sequence length.
-    #[test]
-    fn open_tail_start_finds_cut_sequences_only() {
-        for c in ['a', 'é', '€', '😀'] {
-            let mut buf = [0; 4];
-            let seq = c.encode_utf8(&mut buf).as_bytes();
-            for cut in 0..=seq.len() {
-                let bytes = [b"xy".as_slice(), &seq[..cut]].concat();
-                let want = if cut == 0 || cut == seq.len() {
-                    bytes.len()
-                } else {
-                    2
-                };
-                assert_eq!(open_tail_start(&bytes), want, "{c:?} cut after {cut} bytes");
-            }
-        }
-        // Stray continuation bytes and invalid lead bytes are no open sequence (the validation deals with them).
-        assert_eq!(open_tail_start(b"a\x80\x80\x80"), 4);
-        assert_eq!(open_tail_start(b"a\xf8"), 2);
-        assert_eq!(open_tail_start(b""), 0);
-    }
 
     /// The SSE2 block classification against the portable one (which the wasm build runs): every mask bit of
     /// the ASCII prefix a block uses agrees, the two "any" flags agree on it, over random blocks drawn from the
