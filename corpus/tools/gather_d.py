@@ -247,13 +247,9 @@ def forbidden_free(t):
     return not any(f in low for f in FORBIDDEN)
 
 
-PRIOR_KEYS = set()
-
-
 class Ctx:
     def __init__(self, kinds):
         self.prior = prior_uses()
-        PRIOR_KEYS.update(self.prior)
         self.nov = Novelty()
         for kind in ALL_KINDS:
             for f in sorted(glob.glob(os.path.join(OUT, kind, kind + "-*.txt"))):
@@ -274,7 +270,7 @@ class Ctx:
 
 # --------------------------------------------------------------- writing
 
-def write_kind(kind, samples, rows):
+def write_kind(ctx, kind, samples, rows):
     """samples: [text as written]; rows: [(origin, licence)]"""
     d = os.path.join(OUT, kind)
     header, _ = read_sources(kind)
@@ -292,13 +288,39 @@ def write_kind(kind, samples, rows):
     with open(os.path.join(d, "SOURCES.tsv"), "w", encoding="utf-8", newline="\n") as fh:
         fh.write("\n".join([header] + old + new_rows) + "\n")
     lens = sorted(len(s) for s in samples)
-    reused = sum(1 for o, _ in rows if parse_origin(kind, o)[0] in PRIOR_KEYS)
+    reused = sum(1 for o, _ in rows if parse_origin(kind, o)[0] in ctx.prior)
     srcs = collections.Counter(file_key(o.split(": ", 1)[0], "")[0] for o, _ in rows)
     print("%-12s new=%d chars %d..%d bytes=%d from files used before=%d sources: %s" % (
         kind, len(samples), lens[0] if lens else 0, lens[-1] if lens else 0,
         sum(len(s.encode("utf-8")) for s in samples), reused,
         ", ".join("%s %d" % kv for kv in sorted(srcs.items(), key=lambda kv: (-kv[1], kv[0])))),
         flush=True)
+
+
+# --------------------------------------------------------------- shared by the builders
+
+def disjoint(taken):
+    """free(a, b): whether [a, b) overlaps none of the ranges in taken (read when called)"""
+    return lambda a, b: all(b <= x or a >= y for x, y in taken)
+
+
+def a_where(d, a, b):
+    """SOURCES 'where' of lines a..b (1-based) of an a-family doc"""
+    nl = d.text.count("\n") + 1
+    return "lines %d-%d" % (a, b) if not (a == 1 and b >= nl - 1) else "whole file"
+
+
+def a_prior(ctx, d, used, taken, prior):
+    """Registers an a-family doc's earlier uses (the first doc of a file
+    decides); returns them."""
+    d.key = file_key(d.pkg, d.path)
+    uses = ctx.prior.get(d.key, [])
+    if d.key not in used:
+        rg = a_ranges(uses)
+        prior[d.key] = len(uses)
+        used[d.key] = 3 if rg is None else len(uses)
+        taken[d.key] = rg or []
+    return uses
 
 
 # --------------------------------------------------------------- gather_a kinds
@@ -372,14 +394,7 @@ def build_a(ctx, kind, docs, check, bpc, max_bytes=590_000):
             and not NOT_DEBIAN.match(d.pkg)]
     used, taken, prior = {}, {}, {}
     for d in docs:
-        d.key = file_key(d.pkg, d.path)
-        if d.key in used:
-            continue
-        uses = ctx.prior.get(d.key, [])
-        rg = a_ranges(uses)
-        prior[d.key] = len(uses)
-        used[d.key] = 3 if rg is None else len(uses)
-        taken[d.key] = rg or []
+        a_prior(ctx, d, used, taken, prior)
     groups = {}
     for d in docs:
         groups.setdefault(d.group, []).append(d)
@@ -416,7 +431,7 @@ def build_a(ctx, kind, docs, check, bpc, max_bytes=590_000):
             big = [d for d in cands if len(d.text) >= target * 0.9]
             d = rng.choice(big) if big else max(cands, key=lambda d: len(d.text))
             tk = taken[d.key]
-            r = a_excerpt(rng, d, target, chk, lambda a, b, tk=tk: all(b <= x or a >= y for x, y in tk))
+            r = a_excerpt(rng, d, target, chk, disjoint(tk))
             if r is None:
                 used[d.key] += 1
                 fails += 1
@@ -434,10 +449,9 @@ def build_a(ctx, kind, docs, check, bpc, max_bytes=590_000):
             total_bytes += nb
             sid = "%s-%03d" % (kind, N_OLD + len(rows) + 1)
             ctx.nov.add(sid, t + "\n")
-            nl = d.text.count("\n") + 1
-            where = "lines %d-%d" % (a, b) if not (a == 1 and b >= nl - 1) else "whole file"
             samples.append(t + "\n")
-            rows.append(("%s: %s%s, %s" % (d.pkg, d.path, (", " + d.how) if d.how else "", where), d.licence))
+            rows.append(("%s: %s%s, %s" % (d.pkg, d.path, (", " + d.how) if d.how else "", a_where(d, a, b)),
+                         d.licence))
     return samples, rows
 
 
@@ -474,14 +488,7 @@ def build_c(ctx, kind="prose-indic"):
     # sizes as gather_c: log-uniform, squeezed to the byte budget, sorted, dealt
     # out in rounds; 10 + 8 slots: every language ends with 6 samples
     # (gather_c gave 4 to each and a fifth to te and or)
-    bpc, budget = 2.7, 590_000 * N_NEW / N_OLD
-    tg = ga.targets(random.Random(kind + ":d"), N_NEW)
-    alpha = 1.0
-    while sum(tg) * bpc > budget * 0.9 and alpha > 0.3:
-        alpha -= 0.05
-        base = math.log(ga.MIN_CHARS * 1.05)
-        tg = sorted(int(math.exp(base + (math.log(t) - base) * alpha))
-                    for t in ga.targets(random.Random(kind + ":d"), N_NEW))
+    tg = sorted(a_targets(kind + ":d", N_NEW, 590_000 * N_NEW / N_OLD, 2.7)[1])
     r1 = sorted(gc.LANGS)
     rng.shuffle(r1)
     r2 = [l for l in sorted(gc.LANGS) if l not in gc.EXTRA]
@@ -493,13 +500,7 @@ def build_c(ctx, kind="prose-indic"):
     used, taken, prior = {}, {}, {}
     for lang, (docs, _) in pools.items():
         for d in docs:
-            d.key = file_key(d.pkg, d.path)
-            uses = ctx.prior.get(d.key, [])
-            rg = a_ranges(uses)
-            prior[d.key] = len(uses)
-            used.setdefault(d.key, 3 if rg is None else len(uses))
-            taken.setdefault(d.key, rg or [])
-            if uses:
+            if a_prior(ctx, d, used, taken, prior):
                 old_groups[lang].add(d.group)
     out = {l: [] for l in gc.LANGS}
     for lang, target in slots:
@@ -520,7 +521,7 @@ def build_c(ctx, kind="prose-indic"):
             big = [d for d in cands if len(d.text) >= target * 0.9]
             for d in (big or sorted(cands, key=lambda d: -len(d.text))):
                 tk = taken[d.key]
-                r = a_excerpt(rng, d, target, chk, lambda a, b, tk=tk: all(b <= x or a >= y for x, y in tk))
+                r = a_excerpt(rng, d, target, chk, disjoint(tk))
                 if r is None:
                     used[d.key] += 1
                     continue
@@ -539,10 +540,8 @@ def build_c(ctx, kind="prose-indic"):
     samples, rows = [], []
     for lang in ["bn", "as", "pa", "gu", "or", "ta", "te", "kn", "ml", "si"]:
         for target, t, d, a, b in sorted(out[lang], key=lambda x: len(x[1])):
-            nl = d.text.count("\n") + 1
-            where = "lines %d-%d" % (a, b) if not (a == 1 and b >= nl - 1) else "whole file"
             samples.append(t + "\n")
-            rows.append(("%s: %s, %s, %s" % (d.pkg, d.path, d.how, where), d.licence))
+            rows.append(("%s: %s, %s, %s" % (d.pkg, d.path, d.how, a_where(d, a, b)), d.licence))
     return samples, rows
 
 
@@ -641,8 +640,7 @@ def build_b(ctx, kind, cands, mode="lines", check=lambda s: True, score=None,
                             checked[path] = False
                             continue
                     taken = ranges[path]
-                    free = lambda a, b, taken=taken: all(b <= x or a >= y for x, y in taken)
-                    r = gb.excerpt(t, size, mode, chk, rng, score, tries, free)
+                    r = gb.excerpt(t, size, mode, chk, rng, score, tries, disjoint(taken))
                     if r is None:
                         checked[path] = False
                         continue
@@ -756,7 +754,7 @@ def main(argv):
             samples, rows = run_a(ctx, kind)
         if len(samples) < N_NEW:
             print("%s: only %d new samples" % (kind, len(samples)), file=sys.stderr)
-        write_kind(kind, samples, rows)
+        write_kind(ctx, kind, samples, rows)
     rej = collections.Counter()
     for (kind, why), n in ctx.rejected.items():
         rej[why] += n
