@@ -1390,8 +1390,14 @@ impl Scanner {
                 let q = priced.trailing_zeros();
                 let from = 64 - (ends & low_bits(q as usize)).leading_zeros() as usize;
                 let to = (ends & (!0u64 << q)).trailing_zeros() as usize;
-                self.alnum_range(&blk[from..to], low_bits(to) & !low_bits(from), kinds);
-                self.end_alnum();
+                let r = low_bits(to) & !low_bits(from);
+                // Only strings of 4 or more with a digit and a letter, or both cases, can be priced; the others
+                // (numbers, mostly) leave no trace once they end.
+                let (lr, ur, dr) = (l & r != 0, u & r != 0, d & r != 0);
+                if ((l | u | d) & r).count_ones() >= 4 && (dr && (lr || ur) || ur && lr) {
+                    self.alnum_range(&blk[from..to], r, kinds);
+                    self.end_alnum();
+                }
                 priced &= !0u64 << to;
             }
             self.alnum_range(&blk[last + 1..m], valid & !low_bits(last + 1), kinds);
