@@ -389,6 +389,37 @@ const SCRIPT_FEATURES: [(usize, usize); 19] = [
     (f::INDIC2_RUNS, f::INDIC2_CHARS + 8),
 ];
 
+/// Per script, a range of code points that are all lowercase or caseless letters of that script (what
+/// [`kind_of_non_ascii`] says, held by a test): the cheap test [`Scanner::script_stretch`] tries before asking
+/// `kind_of_non_ascii`, as (first, how many).
+const STRETCH_FAST: [(u16, u16); 19] = [
+    NO_RANGE,             // Latin (never stretched)
+    span(0x430, 0x45f),   // Cyrillic
+    span(0x3ac, 0x3ce),   // Greek
+    span(0x620, 0x64a),   // Arabic
+    span(0x900, 0x963),   // Devanagari
+    span(0xe00, 0xe4f),   // Thai
+    NO_RANGE,             // Other
+    span(0x4e00, 0x9fff), // Han
+    span(0x3041, 0x30ff), // Kana
+    span(0xac00, 0xd7af), // Hangul
+    span(0x980, 0x9e5),   // Bengali
+    span(0xa00, 0xa65),   // Gurmukhi
+    span(0xa80, 0xae5),   // Gujarati
+    span(0xb00, 0xb65),   // Odia
+    span(0xb80, 0xbe5),   // Tamil
+    span(0xc00, 0xc65),   // Telugu
+    span(0xc80, 0xce5),   // Kannada
+    span(0xd00, 0xd65),   // Malayalam
+    span(0xd80, 0xdff),   // Sinhala
+];
+
+const NO_RANGE: (u16, u16) = (0, 0);
+
+const fn span(first: u16, last: u16) -> (u16, u16) {
+    (first, last - first + 1)
+}
+
 /// What one character is, for the state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -1749,18 +1780,12 @@ impl Scanner {
         let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
         let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
+        let (first, n) = STRETCH_FAST[script as usize];
         let continues = |c: char| {
             let u = c as u32;
             u >= 0x80
-                && (match script {
-                    Script::Han => matches!(u, 0x4e00..=0x9fff),
-                    Script::Hangul => matches!(u, 0xac00..=0xd7af),
-                    Script::Kana => matches!(u, 0x3041..=0x30ff),
-                    Script::Cyrillic => matches!(u, 0x430..=0x45f),
-                    Script::Arabic => matches!(u, 0x620..=0x64a | 0x66e | 0x66f | 0x671..=0x6d3),
-                    Script::Indic => matches!(u, 0x900..=0x963 | 0x971..=0x97f),
-                    _ => false,
-                } || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
+                && (u.wrapping_sub(first as u32) < n as u32
+                    || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
         };
         loop {
             let mut m: u32 = 0;
@@ -2406,6 +2431,47 @@ pub fn scan(text: &str) -> Features {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every code point of [`STRETCH_FAST`] is what `kind_of_non_ascii` calls a lowercase or caseless letter of
+    /// the range's script, so the cheap test never says more than the full one.
+    #[test]
+    fn stretch_fast_ranges_are_letters_of_their_script() {
+        let scripts = [
+            Script::Latin,
+            Script::Cyrillic,
+            Script::Greek,
+            Script::Arabic,
+            Script::Indic,
+            Script::Sea,
+            Script::Other,
+            Script::Han,
+            Script::Kana,
+            Script::Hangul,
+            Script::Bengali,
+            Script::Gurmukhi,
+            Script::Gujarati,
+            Script::Odia,
+            Script::Tamil,
+            Script::Telugu,
+            Script::Kannada,
+            Script::Malayalam,
+            Script::Sinhala,
+        ];
+        let mut checked = 0;
+        for (i, script) in scripts.into_iter().enumerate() {
+            assert_eq!(script as usize, i);
+            let (first, n) = STRETCH_FAST[i];
+            for u in first as u32..first as u32 + n as u32 {
+                let c = char::from_u32(u).expect("a scalar value");
+                assert!(
+                    matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script),
+                    "U+{u:04X} in the fast range of {script:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 30_000, "{checked}");
+    }
 
     /// The SSE2 block classification against the portable one (which the wasm build runs): every mask bit of
     /// the ASCII prefix a block uses agrees, the two "any" flags agree on it, over random blocks drawn from the
