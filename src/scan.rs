@@ -1770,7 +1770,7 @@ impl Scanner {
     }
 
     /// Fast path for words in other scripts (Cyrillic, Arabic, Devanagari, Han, Hangul, ...): while the next
-    /// characters are lowercase or caseless letters of the open word's script, not repeated, count them in bulk;
+    /// characters are lowercase or caseless letters of the open word's script, count them in bulk;
     /// then, if one space and another such letter follow, take the space (it opens a one-space run) and the letter
     /// (it closes the run and opens a word of the same script) and go on with that word. Same counts as stepping
     /// one character at a time. Returns where the caller continues.
@@ -1790,18 +1790,10 @@ impl Scanner {
         loop {
             let mut m: u32 = 0;
             let mut prev = '\0';
-            let mut iter = text.get(i..).unwrap_or_default().chars();
-            let mut next = iter.next();
-            while let Some(c) = next {
-                if c == prev || !continues(c) {
+            // A run of one letter is no repeat (letters never merge): its letters continue the word like any other.
+            for c in text.get(i..).unwrap_or_default().chars() {
+                if !continues(c) {
                     break;
-                }
-                // Stop one short of a possible run: the run-length stage decides about repeats. The region's last
-                // character is left to it too.
-                next = iter.next();
-                match next {
-                    Some(d) if d != c => {}
-                    _ => break,
                 }
                 prev = c;
                 m += 1;
@@ -1830,15 +1822,10 @@ impl Scanner {
             if text.as_bytes().get(i) != Some(&b' ') {
                 return i;
             }
-            let mut after = text.get(i + 1..).unwrap_or_default().chars();
-            let d = match after.next() {
+            let d = match text.get(i + 1..).and_then(|t| t.chars().next()) {
                 Some(d) if continues(d) => d,
                 _ => return i,
             };
-            match after.next() {
-                Some(e) if e != d => {}
-                _ => return i,
-            }
             self.end_alnum();
             self.v[f::SPACES_SINGLE] += 1;
             self.v[runs_i] += 1;
