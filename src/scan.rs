@@ -1776,6 +1776,46 @@ impl Scanner {
     /// one character at a time. Returns where the caller continues.
     #[inline(never)]
     fn script_stretch(&mut self, text: &str, mut i: usize) -> usize {
+        const CJK: [Script; 3] = [Script::Han, Script::Kana, Script::Hangul];
+        loop {
+            i = self.script_words(text, i);
+            // A CJK word that runs straight into a letter of another CJK script (kanji into kana, say): that letter
+            // opens a word of its script, as stepping it would (the open word is closed with nothing to price, and
+            // no alphanumeric string is open inside a CJK word); then go on with the new word.
+            if !CJK.contains(&self.word_script) {
+                return i;
+            }
+            let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+                return i;
+            };
+            let u = c as u32;
+            let Some(&script) = CJK.iter().find(|&&s| {
+                let (first, n) = STRETCH_FAST[s as usize];
+                u.wrapping_sub(first as u32) < n as u32
+            }) else {
+                return i;
+            };
+            let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
+            self.seen_nonspace(c);
+            self.end_alnum();
+            self.chars += 1;
+            self.class_chars[Class::Cjk as usize] += 1;
+            self.v[chars_i] += 1;
+            self.v[runs_i] += 1;
+            self.open = O_WORD;
+            self.open_len = 1;
+            self.word_script = script;
+            self.bare = false;
+            self.last_upper = false;
+            self.caps = 0;
+            i += c.len_utf8();
+        }
+    }
+
+    /// Words of the open word's script, for [`Scanner::script_stretch`]: returns where the first character that
+    /// neither continues the word nor is one space before such a letter starts.
+    #[inline(always)]
+    fn script_words(&mut self, text: &str, mut i: usize) -> usize {
         let script = self.word_script;
         let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
@@ -1816,9 +1856,9 @@ impl Scanner {
                 self.last_upper = false;
                 self.seen_nonspace(prev);
             }
-            // One space, then a letter that continues the script and does not start a run. The word before it is
-            // open and has seen a non-space, so the space only ends the (empty) alphanumeric string and opens a
-            // one-space run; the letter closes that run and opens a word.
+            // One space, then a letter that continues the script. The word before it is open and has seen a
+            // non-space, so the space only ends the (empty) alphanumeric string and opens a one-space run; the
+            // letter closes that run and opens a word.
             if text.as_bytes().get(i) != Some(&b' ') {
                 return i;
             }
