@@ -1779,10 +1779,9 @@ impl Scanner {
         const CJK: [Script; 3] = [Script::Han, Script::Kana, Script::Hangul];
         loop {
             i = self.script_words(text, i);
-            // A CJK word that runs straight into a letter of another CJK script (kanji into kana, say): that letter
-            // opens a word of its script, as stepping it would (the open word is closed with nothing to price, and
-            // no alphanumeric string is open inside a CJK word); then go on with the new word.
-            if !CJK.contains(&self.word_script) {
+            // A CJK word that runs straight into a letter of another CJK script (kanji into kana, say): step that
+            // letter, which opens a word of its script, and go on with the new word.
+            if !matches!(self.word_script, Script::Han | Script::Kana | Script::Hangul) {
                 return i;
             }
             let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
@@ -1795,19 +1794,8 @@ impl Scanner {
             }) else {
                 return i;
             };
-            let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
-            self.seen_nonspace(c);
-            self.end_alnum();
             self.chars += 1;
-            self.class_chars[Class::Cjk as usize] += 1;
-            self.v[chars_i] += 1;
-            self.v[runs_i] += 1;
-            self.open = O_WORD;
-            self.open_len = 1;
-            self.word_script = script;
-            self.bare = false;
-            self.last_upper = false;
-            self.caps = 0;
+            self.step(c, letter(script, false));
             i += c.len_utf8();
         }
     }
