@@ -1781,7 +1781,10 @@ impl Scanner {
             i = self.script_words(text, i);
             // A CJK word that runs straight into a letter of another CJK script (kanji into kana, say): step that
             // letter, which opens a word of its script, and go on with the new word.
-            if !matches!(self.word_script, Script::Han | Script::Kana | Script::Hangul) {
+            if !matches!(
+                self.word_script,
+                Script::Han | Script::Kana | Script::Hangul
+            ) {
                 return i;
             }
             let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
