@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A tokenizer family. Each has its own calibrated rates and bands (see [`crate::tables`]).
+/// A tokenizer family. Each has its own calibrated rates and bands (generated into `src/tables.rs` by the calibration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Profile {
     /// OpenAI `o200k_base`: GPT-4o, GPT-4.1, GPT-4.5, the o-series, GPT-5, gpt-oss. The default.

@@ -697,14 +697,17 @@ const O_NL: u8 = 5;
 ///    lowercase letter in the same word only lengthens the word; a digit after a digit only lengthens the group;
 ///    a space after a space only lengthens the run). Runs of one byte are checked for [`REPEAT_MIN`] only where the
 ///    next byte equals the current one. Non-ASCII characters are decoded and classified one run at a time, with a
-///    bulk path for words of other scripts.
+///    bulk path for words of other scripts (`Scanner::script_stretch`: one code-point range per script is tested
+///    before the full classification; runs of one letter are taken with the word, since letters never merge; and
+///    a CJK word that runs into a letter of another CJK script steps that letter in place).
 ///
 ///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
 ///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines with no run of
 ///    [`REPEAT_MIN`] copies of a letter or punctuation byte, they are classified eight at a time into bitmasks and
 ///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
-///    the state. The counts are the stretches' counts (`tests/scan_oracle.rs` checks blocks after every kind of
-///    open pre-token and runs across block boundaries).
+///    the state; alphanumeric strings inside the block are stepped only when they can be priced (four or more
+///    characters with a digit and a letter, or both cases). The counts are the stretches' counts
+///    (`tests/scan_oracle.rs` checks blocks after every kind of open pre-token and runs across block boundaries).
 #[derive(Debug, Clone)]
 pub struct Scanner {
     v: [u64; NF],

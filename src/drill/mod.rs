@@ -11,7 +11,7 @@
 //! The driver is sans-I/O like the rest of the crate. Time is an event queue in milliseconds; it asks a [`Clock`]
 //! to reach each event's time (the simulated clock jumps there, a real one sleeps) and an [`Upstream`] to answer
 //! each request (the built-in [`sim::SimProvider`]s, or the CLI's HTTP client). Randomness is a seeded
-//! [`SplitMix64`]. The decisions are the library's own: [`route`], [`AdmissionQueue`] over a [`Ledger`], the
+//! [`SplitMix64`]. The decisions are the library's own: [`route()`], [`AdmissionQueue`] over a [`Ledger`], the
 //! rate-limit headers read by [`RateLimitSnapshot::from_headers`], refusals classified by
 //! [`classify_with_snapshot`], the next move from [`next_action`] gated by a [`RetryBudget`], and a
 //! [`CircuitBreakers`] per provider. Nothing is re-implemented here; the driver only records.
