@@ -1775,8 +1775,9 @@ impl Scanner {
     /// Fast path for words in other scripts (Cyrillic, Arabic, Devanagari, Han, Hangul, ...): while the next
     /// characters are lowercase or caseless letters of the open word's script, count them in bulk;
     /// then, if one space and another such letter follow, take the space (it opens a one-space run) and the letter
-    /// (it closes the run and opens a word of the same script) and go on with that word. Same counts as stepping
-    /// one character at a time. Returns where the caller continues.
+    /// (it closes the run and opens a word of the same script) and go on with that word; a CJK word that runs into
+    /// a letter of another CJK script goes on as a word of that script. Same counts as stepping one character at a
+    /// time. Returns where the caller continues.
     #[inline(never)]
     fn script_stretch(&mut self, text: &str, mut i: usize) -> usize {
         const CJK: [Script; 3] = [Script::Han, Script::Kana, Script::Hangul];
