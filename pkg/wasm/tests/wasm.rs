@@ -67,3 +67,42 @@ fn floats_go_beside_the_text() {
     let want = llm_preflight::estimate("héllo wörld", llm_preflight::Profile::O200k);
     assert_eq!(floats[0], want.content.mix[0].tokens);
 }
+
+/// The module's allocator reuses what each call frees: texts of many sizes, estimated whole and through
+/// `Estimator`s that live across other calls, leave the module's memory where the largest of them took it.
+#[wasm_bindgen_test]
+fn memory_is_reused_across_calls() {
+    let unit = "The quick brown fox, 2024-01-01 {\"a\": [1,2,3]} Привет 世界 😀\n";
+    let big = unit.repeat((1 << 20) / unit.len());
+    let cut = |n: usize| {
+        let mut n = n.min(big.len());
+        while !big.is_char_boundary(n) {
+            n -= 1;
+        }
+        &big[..n]
+    };
+    let round = |seed: usize, kept: &mut Vec<Estimator>| {
+        let mut x = seed;
+        for _ in 0..60 {
+            x = x.wrapping_mul(1103515245).wrapping_add(12345) % (1 << 31);
+            assert!(estimate(cut(x % big.len()), None, None).is_ok());
+            let mut e = Estimator::new(None, None).map_err(|_| ()).unwrap();
+            e.update(cut(x % 5000));
+            kept.push(e);
+            if kept.len() > 8 {
+                let mut old = kept.remove(x % kept.len());
+                old.update(cut(x % 200_000));
+                assert!(old.finish().is_ok());
+            }
+        }
+    };
+    let mut kept = Vec::new();
+    round(1, &mut kept);
+    let pages = core::arch::wasm32::memory_size(0);
+    for seed in 2..6 {
+        round(seed, &mut kept);
+    }
+    let grown = core::arch::wasm32::memory_size(0) - pages;
+    // 240 more calls of up to 1 MiB each; without reuse the memory would grow by far more than 64 pages (4 MiB).
+    assert!(grown <= 64, "memory grew by {grown} pages of 64 KiB");
+}
