@@ -1357,9 +1357,12 @@ impl Scanner {
                 }
             }
         }
-        v[f::LATIN_CASE_SPLITS] += (u & back(l, lp, 1)).count_ones() as u64;
-        v[f::LATIN_CAPS_RUNS] += (u & u1 & !u2).count_ones() as u64;
-        v[f::CAPS_THEN_LOWER] += (l & u1 & u2).count_ones() as u64;
+        // Capitals, in the block or carried in (most blocks of prose and code have none, and no digits below).
+        if u | up != 0 {
+            v[f::LATIN_CASE_SPLITS] += (u & back(l, lp, 1)).count_ones() as u64;
+            v[f::LATIN_CAPS_RUNS] += (u & u1 & !u2).count_ones() as u64;
+            v[f::CAPS_THEN_LOWER] += (l & u1 & u2).count_ones() as u64;
+        }
         let x = ((w as u128) << 64) | wp as u128;
         let t2 = x & (x << 1);
         let t4 = t2 & (t2 << 2);
@@ -1367,10 +1370,10 @@ impl Scanner {
         v[f::LATIN_LONG] += (((t8 & (t8 << 1)) >> 64) as u64).count_ones() as u64;
         v[f::LATIN_LONG2] += (((t8 & (t8 << 5)) >> 64) as u64).count_ones() as u64;
         // Digits: a run starts a group, and so does every third digit after.
-        let d_starts = d & !back(d, dp, 1);
-        v[f::DIGIT_RUNS] += d_starts.count_ones() as u64;
-        v[f::DIGITS_AFTER_BLANK] += (d_starts & back(s, sp, 1)).count_ones() as u64;
         if d != 0 {
+            let d_starts = d & !back(d, dp, 1);
+            v[f::DIGIT_RUNS] += d_starts.count_ones() as u64;
+            v[f::DIGITS_AFTER_BLANK] += (d_starts & back(s, sp, 1)).count_ones() as u64;
             let x = ((d as u128) << 64) | dp as u128;
             let three = x & (x << 1) & (x << 2);
             let mut g = x & !(x << 1);
@@ -1403,8 +1406,10 @@ impl Scanner {
             v[f::WS_LONG] += len.saturating_sub(WS_LONG_MIN) as u64;
         }
         // Newlines; a blank right after one (or at a line start carried in) indents the line.
-        v[f::NL_RUNS] += (n & !back(n, np, 1)).count_ones() as u64;
-        self.indented_lines += (s & ((n << 1) | self.at_line_start as u64)).count_ones() as u64;
+        if n != 0 || self.at_line_start {
+            v[f::NL_RUNS] += (n & !back(n, np, 1)).count_ones() as u64;
+            self.indented_lines += (s & ((n << 1) | self.at_line_start as u64)).count_ones() as u64;
+        }
         // Alphanumeric strings, cut by punctuation other than `+` and `/`, blanks and newlines.
         let ps = if k.any_special != 0 {
             bytes_equal(blk, b'+', b'/') & valid
@@ -1482,8 +1487,31 @@ impl Scanner {
     /// `+` and `/`): what stepping each letter and digit through [`Scanner::alnum`] would do. `kinds` are the
     /// block's lowercase, capital, digit and `+`/`/` bits. A kind change is counted between consecutive letters and
     /// digits, `+` and `/` between them skipped: each kind's bits are carried forward over them first.
-    #[inline]
+    ///
+    /// Lowercase letters alone (a word of prose or code, mostly) take a short path: no kind changes inside, one
+    /// before them when the string so far ended otherwise, and their count is the segment's length.
+    #[inline(always)]
     fn alnum_range(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
+        if (kinds.1 | kinds.2 | kinds.3) & range != 0 {
+            return self.alnum_mixed(seg, range, kinds);
+        }
+        if seg.is_empty() {
+            return;
+        }
+        if self.an_len > 0 && self.an_prev != AN_LOWER {
+            self.an_trans += 1;
+        }
+        self.an_prev = AN_LOWER;
+        self.an_len += seg.len() as u32;
+        if self.an_flags & AN_NONHEX == 0 && seg.iter().any(|&b| b > b'f') {
+            self.an_flags |= AN_NONHEX;
+        }
+        self.an_flags |= AN_LOWER;
+    }
+
+    /// [`Scanner::alnum_range`] when the string's characters are not all lowercase letters.
+    #[inline(never)]
+    fn alnum_mixed(&mut self, seg: &[u8], range: u64, kinds: (u64, u64, u64, u64)) {
         let (l, u, d) = (kinds.0 & range, kinds.1 & range, kinds.2 & range);
         let a = l | u | d;
         if a == 0 {
