@@ -702,8 +702,9 @@ const O_NL: u8 = 5;
 ///    a CJK word that runs into a letter of another CJK script steps that letter in place).
 ///
 ///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
-///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines with no run of
-///    [`REPEAT_MIN`] copies of a letter or punctuation byte, they are classified eight at a time into bitmasks and
+///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines (or accented Latin
+///    letters, read through a copy where each is one ASCII letter of its case) with no run of [`REPEAT_MIN`]
+///    copies of a letter or punctuation byte, they are classified sixteen or eight at a time into bitmasks and
 ///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
 ///    the state; alphanumeric strings inside the block are stepped only when they can be priced (four or more
 ///    characters with a digit and a letter, or both cases). The counts are the stretches' counts
@@ -1097,6 +1098,65 @@ fn back(cur: u64, prev: u64, by: u32) -> u64 {
     (cur << by) | (prev >> (64 - by))
 }
 
+/// The block at `p` with each accented Latin letter (two bytes) replaced by one ASCII letter of its case (`x`, `X`:
+/// letters that are not hex digits, as the accented ones count for the alphanumeric strings), up to the first
+/// other non-ASCII character or a letter cut by the block's end: the copy (and after its characters, the next byte
+/// when it is ASCII, else 0x80, which equals no ASCII byte), how many characters it holds, and the bits of the
+/// stand-ins. Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
+/// hex letter, whether it equals the next one) is then the same as the letter's, but for two stand-ins of one
+/// case in a row, or one beside an `x`, which look like a run of one byte and only end the block sooner.
+#[cold]
+#[inline(never)]
+fn latin_copy(bytes: &[u8], p: usize) -> ([u8; BLOCK + 1], usize, u64) {
+    let mut out = [0; BLOCK + 1];
+    out.copy_from_slice(&bytes[p..p + BLOCK + 1]);
+    let mut high = 0;
+    for k in 0..BLOCK / 8 {
+        high |= movemask_top(load8(bytes, p + 8 * k) & HIGH) >> (56 - 8 * k);
+    }
+    // The letters' lead bytes, and the capitals among them; `cut`, the first other non-ASCII character.
+    let (mut leads, mut capitals, mut cut) = (0u64, 0u64, BLOCK);
+    while high != 0 {
+        let j = high.trailing_zeros() as usize;
+        let b = bytes[p + j];
+        let u = ((b as u32 & 0x1f) << 6) | (bytes[p + j + 1] as u32 & 0x3f);
+        match char::from_u32(u).map(|c| kind_of_non_ascii(c, u)) {
+            Some(Kind::Letter {
+                script: Script::Latin,
+                upper,
+                ..
+            }) if (0xc2..0xe0).contains(&b) && j + 2 <= BLOCK => {
+                leads |= 1 << j;
+                capitals |= (upper as u64) << j;
+                high &= !(3 << j);
+            }
+            _ => {
+                cut = j;
+                break;
+            }
+        }
+    }
+    // Each letter becomes its stand-in and the bytes after it move back by one, the last letter first.
+    let mut rest = leads;
+    while rest != 0 {
+        let j = 63 - rest.leading_zeros() as usize;
+        rest &= !(1 << j);
+        out[j] = if capitals & (1 << j) != 0 { b'X' } else { b'x' };
+        out.copy_within(j + 2.., j + 1);
+    }
+    // A lead byte's position less the letters before it is its character's.
+    let mut accented = 0;
+    let mut rest = leads;
+    let mut before = 0;
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        accented |= 1 << (j - before);
+        before += 1;
+    }
+    (out, cut - before, accented)
+}
+
 impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
@@ -1258,7 +1318,10 @@ impl Scanner {
     /// `bytes[p + BLOCK]` exists), taken at once when they are ASCII letters, digits, punctuation, spaces, tabs
     /// and newlines with no run of [`REPEAT_MIN`] copies of a letter or punctuation byte, and scanned with the
     /// same counts as the stretches would give. Returns how many bytes it took (a prefix of at least
-    /// [`MIN_BLOCK`] that does not end inside a run of one byte), or, when it took none, how far on to try again.
+    /// [`MIN_BLOCK`] characters that does not end inside a run of one byte), or, when it took none, how far on to
+    /// try again. Accented Latin letters (two bytes each) are taken too: when one comes first among the
+    /// block's non-ASCII characters, the block is read from [`latin_copy`], and bit `i` of every mask is then
+    /// character `i`, not byte `i`.
     ///
     /// The characters before the block are seen through the state: the open pre-token's kind and length become
     /// the bits "before" bit 0 (a Latin word's letters and capitals from `open_len` and `caps`, a digit run's
@@ -1277,6 +1340,18 @@ impl Scanner {
                 break;
             }
         }
+        // Accented Latin letters (two bytes each) do not end the block: it is read from a copy where each is one
+        // ASCII letter of its case, and positions count characters from here on.
+        let mut copy = None;
+        if m < BLOCK && (0xc3..0xc6).contains(&bytes[p + m]) {
+            let (c, chars, accented) = latin_copy(bytes, p);
+            m = chars;
+            copy = Some((c, accented));
+            if m < MIN_BLOCK {
+                // Try again past the character that ended it.
+                return Err(m + (accented & low_bits(m)).count_ones() as usize + 1);
+            }
+        }
         if m < MIN_BLOCK {
             return Err(m + 1);
         }
@@ -1287,11 +1362,15 @@ impl Scanner {
         {
             return Err(1);
         }
-        let Some(Ok(blk)) = bytes
-            .get(p..p + BLOCK + 1)
-            .map(<&[u8; BLOCK + 1]>::try_from)
-        else {
-            return Err(1);
+        let (blk, accented) = match &copy {
+            Some((c, accented)) => (c, *accented),
+            None => match bytes
+                .get(p..p + BLOCK + 1)
+                .map(<&[u8; BLOCK + 1]>::try_from)
+            {
+                Some(Ok(blk)) => (blk, 0),
+                _ => return Err(1),
+            },
         };
         let k = classify(blk);
         let punct_all = !(k.letter | k.digit | k.blank | k.newline);
@@ -1313,7 +1392,7 @@ impl Scanner {
             m -= 1;
         }
         if m < MIN_BLOCK {
-            return Err(m + 1);
+            return Err(m + (accented & low_bits(m)).count_ones() as usize + 1);
         }
         let valid = if m == BLOCK { !0 } else { (1u64 << m) - 1 };
         let (w, u, d) = (k.letter & valid, k.upper & valid, k.digit & valid);
@@ -1479,6 +1558,17 @@ impl Scanner {
         } else {
             self.open_len = tail(pm, O_PUNCT);
             self.open = O_PUNCT;
+        }
+        if accented != 0 {
+            // What the stand-ins do not count: the letters' characters (the histogram saw their bytes).
+            let taken = accented & valid;
+            let n = taken.count_ones() as u64;
+            self.chars += n;
+            self.class_chars[Class::Letters as usize] += n;
+            self.v[f::LATIN_CHARS] += n;
+            self.v[f::LATIN_NONASCII] += n;
+            self.v[f::LATIN_UPPER] += (taken & u).count_ones() as u64;
+            return Ok(m + n as usize);
         }
         Ok(m)
     }

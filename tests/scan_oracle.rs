@@ -559,3 +559,73 @@ fn blank_digits_and_bare_words_match_the_reference() {
         }
     }
 }
+
+/// Accented Latin letters (two bytes each) inside 64-byte blocks, read by the bitmask path through a copy where each
+/// is one ASCII letter of its case: letters of Latin-1 and Latin Extended-A, lower and capital, at every offset
+/// before a shape that tests what the copy could get wrong (stand-ins beside `x`, runs of one letter or byte
+/// falling across the block's end, hex- and base64-like strings with an accent, backslash words, two-byte and
+/// three-byte characters that are not letters, a letter cut by the block's end).
+#[test]
+fn accented_letters_in_blocks_match_the_reference() {
+    const ACCENTED: &[&str] = &["é", "É", "ß", "ø", "Ł", "ž", "ÿ", "À"];
+    const SHAPES: &[&str] = &[
+        "llll",
+        "xxxx",
+        "x",
+        "XX",
+        "éx",
+        "xéx",
+        "XÉX",
+        "éé",
+        "éééé",
+        "deadbéef1234",
+        "DEADBEEF12é",
+        "aGVsbG8+d29y/bGQé",
+        "\\émile",
+        ".\\x",
+        "«",
+        "\u{a0}",
+        "×",
+        "’",
+        "123é4",
+        "  é",
+        "\né",
+        "cafÉ",
+        "ÀÉÎÕÜ",
+        "ǅ",
+        "ſ",
+        "\u{301}",
+    ];
+    const FILL: &[u8] = b"Ab c,d efgh 12";
+    let mut rng = Rng(0x00ac_ce47_b10c);
+    for (ai, accented) in ACCENTED.iter().enumerate() {
+        for (si, shape) in SHAPES.iter().enumerate() {
+            for offset in (0..72).step_by(3) {
+                let mut out = String::from(CARRIES[(ai + si + offset) % CARRIES.len()]);
+                for i in 0..offset {
+                    if (i + ai) % 9 == 4 {
+                        out.push_str(accented);
+                    } else {
+                        out.push(FILL[(i + si) % FILL.len()] as char);
+                    }
+                }
+                out.push_str(shape);
+                for i in 0..70 {
+                    if (i + si) % 13 == 6 {
+                        out.push_str(accented);
+                    } else {
+                        out.push(FILL[i % FILL.len()] as char);
+                    }
+                }
+                out.push_str(shape);
+                out.push_str("x Ab 12 .\n  end of the text, after the shape");
+                if let Err(e) = check(out.as_bytes(), rng.next(), false) {
+                    panic!(
+                        "{accented} before shape {si} at {offset}, input {}: {e}",
+                        show(out.as_bytes())
+                    );
+                }
+            }
+        }
+    }
+}
