@@ -698,8 +698,10 @@ const O_NL: u8 = 5;
 ///    a space after a space only lengthens the run). Runs of one byte are checked for [`REPEAT_MIN`] only where the
 ///    next byte equals the current one. Non-ASCII characters are decoded and classified one run at a time, with a
 ///    bulk path for words of other scripts (`Scanner::script_stretch`: one code-point range per script is tested
-///    before the full classification; runs of one letter are taken with the word, since letters never merge; and
-///    a CJK word that runs into a letter of another CJK script steps that letter in place).
+///    before the full classification; runs of one letter are taken with the word, since letters never merge; a
+///    CJK word that runs into a letter of another CJK script steps that letter in place; and a word after
+///    punctuation, a newline or a digit whose first letter is in the range of the last word's script opens
+///    without the full classification).
 ///
 ///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
 ///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines (or accented Latin
@@ -1876,6 +1878,15 @@ impl Scanner {
             .and_then(|t| t.chars().next())
             .unwrap_or('\u{fffd}');
         let w = c.len_utf8();
+        // A lowercase or caseless letter of the script of the last word (a word after punctuation, a newline or a
+        // digit in text of that script): it opens a word of that script, like any letter, and never merges.
+        let script = self.word_script;
+        let (first, n) = STRETCH_FAST[script as usize];
+        if script != Script::Latin && (c as u32).wrapping_sub(first as u32) < n as u32 {
+            self.chars += 1;
+            self.step(c, letter(script, false));
+            return self.script_stretch(region, i + w);
+        }
         let mut j = i + w;
         let mut run = 1;
         while region.get(j..).is_some_and(|t| t.starts_with(c)) {
