@@ -1102,9 +1102,9 @@ fn back(cur: u64, prev: u64, by: u32) -> u64 {
 
 /// The block at `p` with each accented Latin letter (two bytes) replaced by one ASCII letter of its case (`x`, `X`:
 /// letters that are not hex digits, as the accented ones count for the alphanumeric strings), up to the first
-/// other non-ASCII character or a letter cut by the block's end: the copy (and after its characters, the next byte
-/// when it is ASCII, else 0x80, which equals no ASCII byte), how many characters it holds, and the bits of the
-/// stand-ins. Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
+/// other non-ASCII character or a letter cut by the block's end: the copy (after its characters comes the byte that
+/// follows them in the text, for `same_next`; one from 0x80 up equals no ASCII byte), how many characters it holds,
+/// and the bits of the stand-ins. Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
 /// hex letter, whether it equals the next one) is then the same as the letter's, but for two stand-ins of one
 /// case in a row, or one beside an `x`, which look like a run of one byte and only end the block sooner.
 #[cold]
