@@ -1,4 +1,4 @@
-//! `cargo run -p calibrate --release -- <counts|fit|eval|cv|diag|split>`: see the crate docs.
+//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|diag|split>`: see the crate docs.
 
 use calibrate::*;
 use llm_preflight::estimate::ContentKind;
@@ -17,6 +17,11 @@ fn main() -> ExitCode {
         "eval" => eval(&root),
         "cv" => cv(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
+        "probe" => {
+            std::fs::write(root.join("calibration/PROBE.md"), probe_report(&root))
+                .expect("write PROBE.md");
+            eprintln!("wrote calibration/PROBE.md");
+        }
         "split" => {
             // Debugging aid: how tiktoken cuts a file (o200k), one token per line.
             let Some(path) = arg else {
@@ -31,7 +36,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate counts | fit | eval | cv [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }

@@ -155,3 +155,55 @@ fn report_and_readme_tell_what_the_tables_give() {
         );
     }
 }
+
+#[test]
+fn probe_report_tells_what_the_tables_give_and_the_probe_keeps_the_rules() {
+    let root = root();
+    let dir = root.join("calibration/probe");
+    let samples = load_samples(&dir);
+    assert!(
+        samples.len() >= 200,
+        "the probe set has {} texts",
+        samples.len()
+    );
+    let vendor = read_vendor_counts(&dir.join("vendor-counts.tsv"));
+    let labels: BTreeSet<&str> = samples.iter().map(|s| s.label.as_str()).collect();
+    for label in &labels {
+        let sources = std::fs::read_to_string(dir.join(label).join("SOURCES.tsv"))
+            .unwrap_or_else(|_| panic!("calibration/probe/{label}/SOURCES.tsv is missing"));
+        let ids: BTreeSet<&str> = sources
+            .lines()
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        for s in samples.iter().filter(|s| s.label == *label) {
+            assert!(
+                ids.contains(s.id.as_str()),
+                "{} has no SOURCES.tsv row",
+                s.id
+            );
+            assert!(vendor.contains_key(&s.id), "{} has no vendor counts", s.id);
+        }
+    }
+    // Never a corpus sample: no id in common.
+    let corpus: BTreeSet<String> = load_corpus(&root).into_iter().map(|s| s.id).collect();
+    for s in &samples {
+        assert!(!corpus.contains(&s.id), "{} is a corpus id too", s.id);
+        let lower = s.text.to_lowercase();
+        for b in [
+            concat!("crates", ".", "io"),
+            concat!("py", "pi"),
+            concat!("python", "hosted"),
+            concat!("npm", "js"),
+            concat!("debian", ".", "org"),
+            concat!("registry", ".", "yarn", "pkg"),
+        ] {
+            assert!(!lower.contains(b), "{} names a registry host", s.id);
+        }
+    }
+    let committed =
+        std::fs::read_to_string(root.join("calibration/PROBE.md")).expect("calibration/PROBE.md");
+    assert!(
+        probe_report(&root) == committed,
+        "calibration/PROBE.md is stale: run calibration/regenerate.sh"
+    );
+}
