@@ -11,7 +11,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 99;
+pub const NF: usize = 107;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -99,7 +99,32 @@ pub mod f {
     /// follow a space or tab: at a line start or after punctuation. Vocabularies hold these words mostly with
     /// their leading space; without it they split into more pieces, more the longer the word.
     pub const BARE_WORD_CHARS: usize = 98;
+    /// Tallies of UTF-8 bytes in the ranges of [`BYTE_TALLY_RANGES`] (7 features from here), read off the byte
+    /// histogram: characters of one block of code points each (a lead byte), or one continuation byte. They tell
+    /// apart languages that share a script's other counts: Polish, Czech or Turkish from French (Latin
+    /// Extended-A), Vietnamese (Latin Extended-B and Additional), Hebrew from Arabic, Persian from Arabic, Ukrainian
+    /// from Russian (`і ї є` end in bytes 0x94–0x97).
+    pub const BYTE_TALLIES: usize = 99;
+    /// Cyrillic letters outside the Russian alphabet (`А`–`я`, `Ё`, `ё`): Ukrainian `і ї є ґ`, Belarusian `ў`,
+    /// Serbian `ђ ј љ њ ћ џ`, Kazakh, ... Vocabularies trained mostly on Russian split those languages' words
+    /// into more pieces.
+    pub const CYR_NONRUSSIAN: usize = 106;
 }
+
+/// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
+/// Latin Extended-A), C6–C9 (U+0180–U+027F, Latin Extended-B and IPA), D2–D3 (U+0480–U+04FF, Cyrillic beyond
+/// the Russian alphabet), D7 (U+05C0–U+05FF, the Hebrew letters), DA–DB (U+0680–U+06FF, the Arabic letters of
+/// Persian, Urdu and others), E1 (U+1000–U+1FFF, Latin Extended Additional, Greek Extended, Georgian, Myanmar,
+/// Khmer, ...), and continuation bytes 0x94–0x97.
+pub const BYTE_TALLY_RANGES: [(u8, u8); 7] = [
+    (0xc4, 0xc5),
+    (0xc6, 0xc9),
+    (0xd2, 0xd3),
+    (0xd7, 0xd7),
+    (0xda, 0xdb),
+    (0xe1, 0xe1),
+    (0x94, 0x97),
+];
 
 /// Feature names, in index order; the calibration tables are written against these.
 pub const FEATURE_NAMES: [&str; NF] = [
@@ -202,6 +227,14 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "sinhala_chars",
     "digits_after_blank",
     "bare_word_chars",
+    "latin_ext_a",
+    "latin_ext_b",
+    "cyrillic_ext",
+    "hebrew",
+    "arabic_ext",
+    "lead_e1",
+    "cont_94_97",
+    "cyr_nonrussian",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -394,24 +427,24 @@ const SCRIPT_FEATURES: [(usize, usize); 19] = [
 /// `kind_of_non_ascii`, as (first, how many).
 const STRETCH_FAST: [(u16, u16); 19] = [
     NO_RANGE,             // Latin (never stretched)
-    span(0x430, 0x45f),   // Cyrillic
-    span(0x3ac, 0x3ce),   // Greek
-    span(0x620, 0x64a),   // Arabic
-    span(0x900, 0x963),   // Devanagari
-    span(0xe00, 0xe4f),   // Thai
-    NO_RANGE,             // Other
+    span(0x430, 0x44f), // Cyrillic (а–я: the letters of other Cyrillic alphabets are counted in `step`)
+    span(0x3ac, 0x3ce), // Greek
+    span(0x620, 0x64a), // Arabic
+    span(0x900, 0x963), // Devanagari
+    span(0xe00, 0xe4f), // Thai
+    NO_RANGE,           // Other
     span(0x4e00, 0x9fff), // Han
     span(0x3041, 0x30ff), // Kana
     span(0xac00, 0xd7af), // Hangul
-    span(0x980, 0x9e5),   // Bengali
-    span(0xa00, 0xa65),   // Gurmukhi
-    span(0xa80, 0xae5),   // Gujarati
-    span(0xb00, 0xb65),   // Odia
-    span(0xb80, 0xbe5),   // Tamil
-    span(0xc00, 0xc65),   // Telugu
-    span(0xc80, 0xce5),   // Kannada
-    span(0xd00, 0xd65),   // Malayalam
-    span(0xd80, 0xdff),   // Sinhala
+    span(0x980, 0x9e5), // Bengali
+    span(0xa00, 0xa65), // Gurmukhi
+    span(0xa80, 0xae5), // Gujarati
+    span(0xb00, 0xb65), // Odia
+    span(0xb80, 0xbe5), // Tamil
+    span(0xc00, 0xc65), // Telugu
+    span(0xc80, 0xce5), // Kannada
+    span(0xd00, 0xd65), // Malayalam
+    span(0xd80, 0xdff), // Sinhala
 ];
 
 const NO_RANGE: (u16, u16) = (0, 0);
@@ -685,8 +718,9 @@ const O_NL: u8 = 5;
 ///
 /// 1. **Byte histogram.** Every byte of the piece bumps `hist[byte]`. Everything that is counted once per ASCII
 ///    character (letter frequencies, Latin letters and capitals, digits, punctuation and the JSON/code signals,
-///    whitespace, newlines, tabs, controls, and the characters themselves) is read off this histogram when
-///    [`Scanner::features`] folds it; ASCII characters inside a repeat are taken back out of it. So the state
+///    whitespace, newlines, tabs, controls, and the characters themselves), and the UTF-8 byte tallies of
+///    [`BYTE_TALLY_RANGES`], are read off this histogram when [`Scanner::features`] folds it; ASCII characters
+///    inside a repeat are taken back out of it. So the state
 ///    machine below only tracks structure.
 /// 2. **Pending runs.** A run left open by the previous piece is continued first. The piece's own final run is set
 ///    aside as the new pending run (the next piece may continue it), so every run inside the rest is complete and
@@ -1945,11 +1979,14 @@ impl Scanner {
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
         let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
         let (first, n) = STRETCH_FAST[script as usize];
+        // Cyrillic letters outside the fast range go through `step`, which counts `cyr_nonrussian`.
+        let slow_letters = script != Script::Cyrillic;
         let continues = |c: char| {
             let u = c as u32;
             u >= 0x80
                 && (u.wrapping_sub(first as u32) < n as u32
-                    || matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
+                    || slow_letters
+                        && matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
         };
         loop {
             let mut m: u32 = 0;
@@ -2135,6 +2172,9 @@ impl Scanner {
         s.class_chars[Class::Punctuation as usize] += punct;
         s.class_chars[Class::Whitespace as usize] += whitespace;
         s.class_chars[Class::Control as usize] += controls;
+        for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
+            s.v[f::BYTE_TALLIES + i] += sum(lo, hi);
+        }
         if s.chars > 0 {
             s.v[f::BIAS] = 1;
         }
@@ -2305,6 +2345,9 @@ impl Scanner {
                     _ => self.class_chars[Class::Letters as usize] += 1,
                 }
                 self.v[SCRIPT_FEATURES[script as usize].1] += 1;
+                if script == Script::Cyrillic && !matches!(c, 'А'..='я' | 'Ё' | 'ё') {
+                    self.v[f::CYR_NONRUSSIAN] += 1;
+                }
                 if script == Script::Latin {
                     self.v[f::LATIN_NONASCII] += 1;
                     if upper {

@@ -21,7 +21,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 99;
+pub const NF: usize = 107;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -109,7 +109,32 @@ pub mod f {
     /// follow a space or tab: at a line start or after punctuation. Vocabularies hold these words mostly with
     /// their leading space; without it they split into more pieces, more the longer the word.
     pub const BARE_WORD_CHARS: usize = 98;
+    /// Tallies of UTF-8 bytes in the ranges of [`BYTE_TALLY_RANGES`] (7 features from here), read off the byte
+    /// histogram: characters of one block of code points each (a lead byte), or one continuation byte. They tell
+    /// apart languages that share a script's other counts: Polish, Czech or Turkish from French (Latin
+    /// Extended-A), Vietnamese (Latin Extended-B and Additional), Hebrew from Arabic, Persian from Arabic, Ukrainian
+    /// from Russian (`і ї є` end in bytes 0x94–0x97).
+    pub const BYTE_TALLIES: usize = 99;
+    /// Cyrillic letters outside the Russian alphabet (`А`–`я`, `Ё`, `ё`): Ukrainian `і ї є ґ`, Belarusian `ў`,
+    /// Serbian `ђ ј љ њ ћ џ`, Kazakh, ... Vocabularies trained mostly on Russian split those languages' words
+    /// into more pieces.
+    pub const CYR_NONRUSSIAN: usize = 106;
 }
+
+/// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
+/// Latin Extended-A), C6–C9 (U+0180–U+027F, Latin Extended-B and IPA), D2–D3 (U+0480–U+04FF, Cyrillic beyond
+/// the Russian alphabet), D7 (U+05C0–U+05FF, the Hebrew letters), DA–DB (U+0680–U+06FF, the Arabic letters of
+/// Persian, Urdu and others), E1 (U+1000–U+1FFF, Latin Extended Additional, Greek Extended, Georgian, Myanmar,
+/// Khmer, ...), and continuation bytes 0x94–0x97.
+pub const BYTE_TALLY_RANGES: [(u8, u8); 7] = [
+    (0xc4, 0xc5),
+    (0xc6, 0xc9),
+    (0xd2, 0xd3),
+    (0xd7, 0xd7),
+    (0xda, 0xdb),
+    (0xe1, 0xe1),
+    (0x94, 0x97),
+];
 
 /// Feature names, in index order; the calibration tables are written against these.
 pub const FEATURE_NAMES: [&str; NF] = [
@@ -212,6 +237,14 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "sinhala_chars",
     "digits_after_blank",
     "bare_word_chars",
+    "latin_ext_a",
+    "latin_ext_b",
+    "cyrillic_ext",
+    "hebrew",
+    "arabic_ext",
+    "lead_e1",
+    "cont_94_97",
+    "cyr_nonrussian",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -715,6 +748,13 @@ impl Scanner {
     #[inline]
     fn feed_chars(&mut self, text: &str) {
         let bytes = text.as_bytes();
+        for &b in bytes {
+            for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
+                if (lo..=hi).contains(&b) {
+                    self.v[f::BYTE_TALLIES + i] += 1;
+                }
+            }
+        }
         let mut i = 0;
         let n = bytes.len();
         // Continue a run left pending by the previous piece.
@@ -887,6 +927,9 @@ impl Scanner {
             prev = c;
             m += 1;
             i += c.len_utf8();
+            if script == Script::Cyrillic && !matches!(c, 'А'..='я' | 'Ё' | 'ё') {
+                self.v[f::CYR_NONRUSSIAN] += 1;
+            }
         }
         if m > 0 {
             let m64 = m as u64;
@@ -1186,6 +1229,9 @@ impl Scanner {
                     _ => self.class_chars[Class::Letters as usize] += 1,
                 }
                 self.v[SCRIPT_FEATURES[script as usize].1] += 1;
+                if script == Script::Cyrillic && !matches!(c, 'А'..='я' | 'Ё' | 'ё') {
+                    self.v[f::CYR_NONRUSSIAN] += 1;
+                }
                 if script == Script::Latin {
                     self.v[f::LATIN_NONASCII] += 1;
                     if upper {
