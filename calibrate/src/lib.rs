@@ -954,8 +954,10 @@ pub fn probe_report(root: &Path) -> String {
     let samples = load_samples(&dir);
     let vendor = read_vendor_counts(&dir.join("vendor-counts.tsv"));
     let rows = count_corpus(&samples, &vendor);
-    let mut by_profile: Vec<Vec<(f64, f64, bool)>> = vec![Vec::new(); 9];
-    let mut by_kind: BTreeMap<&str, Vec<Vec<(f64, f64, bool)>>> = BTreeMap::new();
+    // (estimate, truth, covered) per sample: per profile, and per kind and profile.
+    type Items = Vec<(f64, f64, bool)>;
+    let mut by_profile: Vec<Items> = vec![Vec::new(); 9];
+    let mut by_kind: BTreeMap<&str, Vec<Items>> = BTreeMap::new();
     for (smp, row) in samples.iter().zip(&rows) {
         let x = scan(&smp.text);
         for p in Profile::ALL {
