@@ -1979,14 +1979,21 @@ impl Scanner {
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
         let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
         let (first, n) = STRETCH_FAST[script as usize];
-        // Cyrillic letters outside the fast range go through `step`, which counts `cyr_nonrussian`.
-        let slow_letters = script != Script::Cyrillic;
+        // Cyrillic's fast range is `а`–`я`, so only the fallback sees Cyrillic letters outside the Russian alphabet:
+        // it counts them (`cyr_nonrussian`) as it lets them continue the word.
+        let cyrillic = script == Script::Cyrillic;
+        let nonrussian = std::cell::Cell::new(0u64);
         let continues = |c: char| {
             let u = c as u32;
             u >= 0x80
                 && (u.wrapping_sub(first as u32) < n as u32
-                    || slow_letters
-                        && matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script))
+                    || {
+                        let letter = matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script);
+                        if letter && cyrillic && c != 'ё' {
+                            nonrussian.set(nonrussian.get() + 1);
+                        }
+                        letter
+                    })
         };
         loop {
             let mut m: u32 = 0;
@@ -2002,6 +2009,7 @@ impl Scanner {
             }
             if m > 0 {
                 let m64 = m as u64;
+                self.v[f::CYR_NONRUSSIAN] += nonrussian.take();
                 self.chars += m64;
                 self.class_chars[class] += m64;
                 self.v[chars_i] += m64;
@@ -2027,6 +2035,7 @@ impl Scanner {
                 Some(d) if continues(d) => d,
                 _ => return i,
             };
+            self.v[f::CYR_NONRUSSIAN] += nonrussian.take();
             self.end_alnum();
             self.v[f::SPACES_SINGLE] += 1;
             self.v[runs_i] += 1;
