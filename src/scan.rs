@@ -427,7 +427,7 @@ const SCRIPT_FEATURES: [(usize, usize); 19] = [
 /// `kind_of_non_ascii`, as (first, how many).
 const STRETCH_FAST: [(u16, u16); 19] = [
     NO_RANGE,             // Latin (never stretched)
-    span(0x430, 0x44f), // Cyrillic (а–я: the letters of other Cyrillic alphabets are counted in `step`)
+    span(0x430, 0x44f), // Cyrillic (а–я: the bulk path's fallback counts the letters of other alphabets)
     span(0x3ac, 0x3ce), // Greek
     span(0x620, 0x64a), // Arabic
     span(0x900, 0x963), // Devanagari
@@ -720,8 +720,7 @@ const O_NL: u8 = 5;
 ///    character (letter frequencies, Latin letters and capitals, digits, punctuation and the JSON/code signals,
 ///    whitespace, newlines, tabs, controls, and the characters themselves), and the UTF-8 byte tallies of
 ///    [`BYTE_TALLY_RANGES`], are read off this histogram when [`Scanner::features`] folds it; ASCII characters
-///    inside a repeat are taken back out of it. So the state
-///    machine below only tracks structure.
+///    inside a repeat are taken back out of it. So the state machine below only tracks structure.
 /// 2. **Pending runs.** A run left open by the previous piece is continued first. The piece's own final run is set
 ///    aside as the new pending run (the next piece may continue it), so every run inside the rest is complete and
 ///    the loops may look one byte past any character they handle.

@@ -9,8 +9,8 @@
 //!
 //! - the counts themselves are not monotone across the seam: the scanner prices the last pre-token when it closes,
 //!   and text glued onto it can re-price it more cheaply. `"───" + "─"` is one four-character repeat run of a
-//!   symbol, priced (for claude-legacy, with the tables fitted now) below three symbols on their own; a single trailing space followed by another is a
-//!   whitespace run, no longer a single space;
+//!   symbol, priced (for claude-legacy, with the tables fitted now) below three symbols on their own; a single
+//!   trailing space followed by another is a whitespace run, no longer a single space;
 //! - the kind can change: `"  ────日本語" + " "` moves from `repetitive` to `cjk`.
 //!
 //! What holds, and what [`appending_after_a_whitespace_seam_never_lowers_anything`] tests, is this:
