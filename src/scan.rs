@@ -11,7 +11,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 107;
+pub const NF: usize = 165;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -109,6 +109,14 @@ pub mod f {
     /// Serbian `ђ ј љ њ ћ џ`, Kazakh, ... Vocabularies trained mostly on Russian split those languages' words
     /// into more pieces.
     pub const CYR_NONRUSSIAN: usize = 106;
+    /// Each ASCII punctuation character (`!` to `~`, the 32 of [`u8::is_ascii_punctuation`], in byte order) outside
+    /// repeats: 32 features from here, read off the byte histogram. Vocabularies price them very differently (`;`
+    /// after a word, `{`, `"` and `,` in code and JSON merge into multi-character tokens; `$`, `|` and `\`
+    /// seldom do), and what punctuation a text uses tells code from code and prose from prose.
+    pub const PUNCT_CHARS: usize = 107;
+    /// ASCII capitals `A` to `Z` outside repeats: 26 features from here (the letter features count either case),
+    /// read off the byte histogram.
+    pub const UPPER_A: usize = 139;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -125,6 +133,9 @@ pub const BYTE_TALLY_RANGES: [(u8, u8); 7] = [
     (0xe1, 0xe1),
     (0x94, 0x97),
 ];
+
+/// The 32 ASCII punctuation characters in byte order: the order of the `PUNCT_CHARS` features.
+pub const ASCII_PUNCT: [u8; 32] = *b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 
 /// Feature names, in index order; the calibration tables are written against these.
 pub const FEATURE_NAMES: [&str; NF] = [
@@ -235,6 +246,64 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "lead_e1",
     "cont_94_97",
     "cyr_nonrussian",
+    "ascii_21",
+    "ascii_22",
+    "ascii_23",
+    "ascii_24",
+    "ascii_25",
+    "ascii_26",
+    "ascii_27",
+    "ascii_28",
+    "ascii_29",
+    "ascii_2a",
+    "ascii_2b",
+    "ascii_2c",
+    "ascii_2d",
+    "ascii_2e",
+    "ascii_2f",
+    "ascii_3a",
+    "ascii_3b",
+    "ascii_3c",
+    "ascii_3d",
+    "ascii_3e",
+    "ascii_3f",
+    "ascii_40",
+    "ascii_5b",
+    "ascii_5c",
+    "ascii_5d",
+    "ascii_5e",
+    "ascii_5f",
+    "ascii_60",
+    "ascii_7b",
+    "ascii_7c",
+    "ascii_7d",
+    "ascii_7e",
+    "upper_a",
+    "upper_b",
+    "upper_c",
+    "upper_d",
+    "upper_e",
+    "upper_f",
+    "upper_g",
+    "upper_h",
+    "upper_i",
+    "upper_j",
+    "upper_k",
+    "upper_l",
+    "upper_m",
+    "upper_n",
+    "upper_o",
+    "upper_p",
+    "upper_q",
+    "upper_r",
+    "upper_s",
+    "upper_t",
+    "upper_u",
+    "upper_v",
+    "upper_w",
+    "upper_x",
+    "upper_y",
+    "upper_z",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -363,6 +432,7 @@ impl Class {
             f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
+            f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
             f::SYM2..=f::EMOJI_MODS => Class::Symbols,
             f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
             f::REP_RUNS | f::REP_CHARS | f::REP_ALPHA_RUNS..=f::REP_WIDE_CHARS => Class::Repeats,
@@ -717,8 +787,9 @@ const O_NL: u8 = 5;
 /// A piece is scanned in three stages:
 ///
 /// 1. **Byte histogram.** Every byte of the piece bumps `hist[byte]`. Everything that is counted once per ASCII
-///    character (letter frequencies, Latin letters and capitals, digits, punctuation and the JSON/code signals,
-///    whitespace, newlines, tabs, controls, and the characters themselves), and the UTF-8 byte tallies of
+///    character (letter frequencies, Latin letters and each capital, digits, each punctuation character and the
+///    JSON/code signals, whitespace, newlines, tabs, controls, and the characters themselves), and the UTF-8 byte
+///    tallies of
 ///    [`BYTE_TALLY_RANGES`], are read off this histogram when [`Scanner::features`] folds it; ASCII characters
 ///    inside a repeat are taken back out of it. So the state machine below only tracks structure.
 /// 2. **Pending runs.** A run left open by the previous piece is continued first. The piece's own final run is set
@@ -2152,8 +2223,12 @@ impl Scanner {
         for i in 0..26 {
             let (lo, up) = (h[b'a' as usize + i], h[b'A' as usize + i]);
             s.v[f::LETTER_A + i] += lo + up;
+            s.v[f::UPPER_A + i] += up;
             letters += lo + up;
             upper += up;
+        }
+        for (k, &b) in ASCII_PUNCT.iter().enumerate() {
+            s.v[f::PUNCT_CHARS + k] += h[b as usize];
         }
         let digits = sum(b'0', b'9');
         let (space, tabs, newlines) = (h[b' ' as usize], h[b'\t' as usize], h[b'\n' as usize]);
@@ -2635,6 +2710,43 @@ pub fn scan(text: &str) -> Features {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-character features are the 32 ASCII punctuation characters and the 26 capitals, named after them,
+    /// counted outside repeats only, and priced in the content mix as punctuation and letters.
+    #[test]
+    fn punctuation_and_capital_features_count_each_character() {
+        let punct: Vec<u8> = (0u8..128).filter(u8::is_ascii_punctuation).collect();
+        assert_eq!(ASCII_PUNCT.to_vec(), punct);
+        for (k, &b) in ASCII_PUNCT.iter().enumerate() {
+            assert_eq!(FEATURE_NAMES[f::PUNCT_CHARS + k], format!("ascii_{b:02x}"));
+            assert_eq!(Class::of_feature(f::PUNCT_CHARS + k), Class::Punctuation);
+        }
+        for i in 0..26 {
+            assert_eq!(
+                FEATURE_NAMES[f::UPPER_A + i],
+                format!("upper_{}", (b'a' + i as u8) as char)
+            );
+            assert_eq!(Class::of_feature(f::UPPER_A + i), Class::Letters);
+        }
+        assert_eq!(f::UPPER_A + 26, NF);
+        let x = scan("Hi; {x: \"A\"} ;;;;;;;; QQ");
+        let p = |c: u8| x.v[f::PUNCT_CHARS + ASCII_PUNCT.iter().position(|&b| b == c).unwrap()];
+        let u = |c: u8| x.v[f::UPPER_A + (c - b'A') as usize];
+        // The run of eight semicolons is a repeat, priced as one; the two before it are counted here.
+        assert_eq!(
+            (p(b';'), p(b'{'), p(b'}'), p(b'"'), p(b':'), p(b'!')),
+            (1, 1, 1, 2, 1, 0)
+        );
+        assert_eq!((u(b'H'), u(b'A'), u(b'Q'), u(b'B')), (1, 1, 2, 0));
+        assert_eq!(
+            x.v[f::PUNCT],
+            (0..32).map(|k| x.v[f::PUNCT_CHARS + k]).sum::<u64>()
+        );
+        assert_eq!(
+            x.v[f::LATIN_UPPER],
+            (0..26).map(|i| x.v[f::UPPER_A + i]).sum::<u64>()
+        );
+    }
 
     /// Every code point of [`STRETCH_FAST`] is what `kind_of_non_ascii` calls a lowercase or caseless letter of
     /// the range's script, so the cheap test never says more than the full one.

@@ -111,7 +111,7 @@ fn cv(root: &Path, only: Option<&str>) {
                 .collect();
             let mut w = fit_weights(&train, pi);
             for x in w.iter_mut() {
-                *x = round6(*x);
+                *x = quantize(*x, Round::Nearest);
             }
             let bm = fit_band_model(&residuals_oof(&train, pi), FIT_COVERAGE);
             for d in fit.iter().filter(|d| fold(&d.row.id) == k) {

@@ -21,7 +21,7 @@
 //! Nothing here allocates.
 
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 107;
+pub const NF: usize = 165;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 #[allow(missing_docs)]
@@ -119,6 +119,8 @@ pub mod f {
     /// Serbian `ђ ј љ њ ћ џ`, Kazakh, ... Vocabularies trained mostly on Russian split those languages' words
     /// into more pieces.
     pub const CYR_NONRUSSIAN: usize = 106;
+    pub const PUNCT_CHARS: usize = 107;
+    pub const UPPER_A: usize = 139;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -245,6 +247,64 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "lead_e1",
     "cont_94_97",
     "cyr_nonrussian",
+    "ascii_21",
+    "ascii_22",
+    "ascii_23",
+    "ascii_24",
+    "ascii_25",
+    "ascii_26",
+    "ascii_27",
+    "ascii_28",
+    "ascii_29",
+    "ascii_2a",
+    "ascii_2b",
+    "ascii_2c",
+    "ascii_2d",
+    "ascii_2e",
+    "ascii_2f",
+    "ascii_3a",
+    "ascii_3b",
+    "ascii_3c",
+    "ascii_3d",
+    "ascii_3e",
+    "ascii_3f",
+    "ascii_40",
+    "ascii_5b",
+    "ascii_5c",
+    "ascii_5d",
+    "ascii_5e",
+    "ascii_5f",
+    "ascii_60",
+    "ascii_7b",
+    "ascii_7c",
+    "ascii_7d",
+    "ascii_7e",
+    "upper_a",
+    "upper_b",
+    "upper_c",
+    "upper_d",
+    "upper_e",
+    "upper_f",
+    "upper_g",
+    "upper_h",
+    "upper_i",
+    "upper_j",
+    "upper_k",
+    "upper_l",
+    "upper_m",
+    "upper_n",
+    "upper_o",
+    "upper_p",
+    "upper_q",
+    "upper_r",
+    "upper_s",
+    "upper_t",
+    "upper_u",
+    "upper_v",
+    "upper_w",
+    "upper_x",
+    "upper_y",
+    "upper_z",
 ];
 
 /// Whitespace beyond this many characters in one run counts toward `ws_long`.
@@ -373,6 +433,7 @@ impl Class {
             f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
+            f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
             f::SYM2..=f::EMOJI_MODS => Class::Symbols,
             f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
             f::REP_RUNS | f::REP_CHARS | f::REP_ALPHA_RUNS..=f::REP_WIDE_CHARS => Class::Repeats,
@@ -1178,6 +1239,7 @@ impl Scanner {
                 self.v[f::LATIN_CHARS] += 1;
                 if upper {
                     self.v[f::LATIN_UPPER] += 1;
+                    self.v[f::UPPER_A + (b - b'A') as usize] += 1;
                 }
                 self.alnum(
                     if upper { AN_UPPER } else { AN_LOWER }
@@ -1377,6 +1439,10 @@ impl Scanner {
     fn punct(&mut self, b: u8) {
         self.class_chars[Class::Punctuation as usize] += 1;
         self.v[f::PUNCT] += 1;
+        let k = b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+            .iter()
+            .position(|&p| p == b);
+        self.v[f::PUNCT_CHARS + k.expect("ASCII punctuation")] += 1;
         self.last_punct = b;
         // `+` and `/` belong to base64 strings.
         if b != b'+' && b != b'/' {
