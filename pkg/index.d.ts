@@ -25,8 +25,11 @@ export interface ProfileFile {
   description?: string | null;
   /** Tokens per count, for every feature the scanner counts. */
   rates: Record<string, number>;
-  /** σ(L) = sqrt(spread[0] + spread[1] / L). */
-  spread: [number, number];
+  /**
+   * σ = sqrt(spread[0] + spread[1] / L + spread[2] · r), r the share of characters in long runs of one character.
+   * Files written before the third term hold two numbers, read as [a, b, 0].
+   */
+  spread: [number, number, number] | [number, number];
   /** Per content kind: [m, z_lo, z_hi]. */
   bands: Record<ContentKind, [number, number, number]>;
   /** Per content kind: characters per token at p5, p50, p95. */

@@ -112,9 +112,7 @@ impl ContentKind {
         let chars = x.chars as f64;
         let ws = x.class_chars[Class::Whitespace as usize] as f64;
         let nonspace = (chars - ws).max(1.0);
-        let long_ws = v[f::WS_RUN_CHARS].saturating_sub(16 * v[f::WS_RUNS]) as f64;
-        let rep = (v[f::REP_CHARS] + v[f::REP_ALPHA_CHARS] + v[f::REP_WIDE_CHARS]) as f64;
-        if (rep + long_ws) / chars > 0.4 {
+        if repeat_share(x) > 0.4 {
             return ContentKind::Repetitive;
         }
         if (v[f::B64_CHARS] + v[f::HEX_CHARS]) as f64 / nonspace > 0.35
@@ -367,31 +365,51 @@ pub fn price(x: &Features, t: Tables<'_>) -> Estimate {
     from_features_with(x, t.base, t.weights, t.bands, t.spread)
 }
 
+/// The share of a text's characters in long runs of one character (repeats, and whitespace beyond 16 in a run):
+/// what the linear estimate prices least surely, since how a vocabulary packs a run depends on its exact length
+/// and unit. Detection calls a text `repetitive` above 0.4; the band's spread grows with it.
+pub fn repeat_share(x: &Features) -> f64 {
+    use crate::scan::f;
+    let v = &x.v;
+    let long_ws = v[f::WS_RUN_CHARS].saturating_sub(16 * v[f::WS_RUNS]);
+    let rep = v[f::REP_CHARS] + v[f::REP_ALPHA_CHARS] + v[f::REP_WIDE_CHARS];
+    ((rep + long_ws) as f64 / (x.chars as f64).max(1.0)).min(1.0)
+}
+
+/// The spread of `ln(true / L)` for a text whose linear estimate is `lin` tokens: `σ = sqrt(a + b / L + c · r)`
+/// with `spread = [a, b, c]` and `r` its [`repeat_share`]. Never NaN: a negative sum gives 0.
+pub fn sigma(spread: [f64; 3], lin: f64, x: &Features) -> f64 {
+    (spread[0] + spread[1] / lin.max(1.0) + spread[2] * repeat_share(x))
+        .max(0.0)
+        .sqrt()
+}
+
 /// Prices counted features with given tables (the calibration tool tries candidate tables through this;
 /// everyone else wants [`from_features`]).
 ///
 /// `L = Σ rate × count` is the linear estimate. For the detected kind, `bands[kind] = [m, z_lo, z_hi]` and
-/// `σ = sqrt(spread[0] + spread[1] / L)`: the median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to
-/// `L·e^(m + z_hi·σ)`, so short texts get wider bands than long ones, as measured.
+/// `σ = sqrt(spread[0] + spread[1] / L + spread[2] · r)` ([`sigma`], `r` the share of characters in long runs): the
+/// median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`, so short texts and texts of
+/// long runs get wider bands, as measured.
 pub fn from_features_with<W: Copy + Into<f64>>(
     x: &Features,
     profile: Profile,
     w: &[W],
     bands: &[[W; 3]],
-    spread: [W; 2],
+    spread: [W; 3],
 ) -> Estimate {
     let kind = ContentKind::detect(x);
     // A table written before this kind existed has no band for it: a wide one then.
     let [m, z_lo, z_hi] = bands.get(kind as usize).map_or([0.0, -3.0, 3.0], |b| {
         [b[0].into(), b[1].into(), b[2].into()]
     });
-    let spread: [f64; 2] = [spread[0].into(), spread[1].into()];
+    let spread: [f64; 3] = spread.map(Into::into);
     let mut per_class = [0.0f64; Class::COUNT];
     for i in 0..NF {
         per_class[Class::of_feature(i) as usize] += rate(w, i) * x.v[i] as f64;
     }
     let lin: f64 = per_class.iter().sum();
-    let sigma = (spread[0] + spread[1] / lin.max(1.0)).max(0.0).sqrt();
+    let sigma = sigma(spread, lin, x);
     let q_mid = m.exp();
     let (tokens, low, high) = if x.chars == 0 {
         (0, 0, 0)

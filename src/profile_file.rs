@@ -8,7 +8,7 @@
 //!
 //! ```json
 //! {"format": "llm-preflight-profile/1", "name": "acme-gpt4o", "base": "o200k", "description": "...",
-//!  "rates": {"bias": 0.0, "latin_runs": 0.515664, ...}, "spread": [0.0021, 0.31],
+//!  "rates": {"bias": 0.0, "latin_runs": 0.515664, ...}, "spread": [0.0021, 0.31, 0.17],
 //!  "bands": {"prose": [0.0117, -4.59, 4.06], ...}, "chars_per_token": {"prose": [2.29, 3.77, 4.86], ...},
 //!  "fitted": {...}}
 //! ```
@@ -37,7 +37,7 @@ pub struct Tables<'a> {
     pub(crate) name: &'a str,
     pub(crate) weights: &'a [f32],
     pub(crate) bands: &'a [[f32; 3]],
-    pub(crate) spread: [f32; 2],
+    pub(crate) spread: [f32; 3],
     pub(crate) chars_per_token: CharsPerToken<'a>,
 }
 
@@ -81,9 +81,10 @@ impl<'a> Tables<'a> {
         [b[0].into(), b[1].into(), b[2].into()]
     }
 
-    /// The spread `[a, b]`: σ(L) = sqrt(a + b / L).
-    pub fn spread(&self) -> [f64; 2] {
-        [self.spread[0].into(), self.spread[1].into()]
+    /// The spread `[a, b, c]`: σ = sqrt(a + b / L + c · r) for a linear estimate of `L` tokens and a share `r` of
+    /// characters in long runs (see [`crate::estimate::sigma`]).
+    pub fn spread(&self) -> [f64; 3] {
+        self.spread.map(Into::into)
     }
 
     /// The rate of every feature, in [`FEATURE_NAMES`] order.
@@ -109,9 +110,10 @@ impl<'a> Tables<'a> {
         s.push_str("  },\n");
         let _ = writeln!(
             s,
-            "  \"spread\": [{}, {}],",
+            "  \"spread\": [{}, {}, {}],",
             num(self.spread[0]),
-            num(self.spread[1])
+            num(self.spread[1]),
+            num(self.spread[2])
         );
         for (key, rows) in [
             ("bands", self.bands),
@@ -189,7 +191,7 @@ pub struct CustomProfile {
     description: String,
     weights: Vec<f32>,
     bands: Vec<[f32; 3]>,
-    spread: [f32; 2],
+    spread: [f32; 3],
     chars_per_token: Vec<[f32; 3]>,
     fitted: Value,
 }
@@ -348,7 +350,16 @@ impl CustomProfile {
         let spread_v = o
             .get("spread")
             .ok_or_else(|| ProfileFileError::Missing("/spread".into()))?;
-        let spread = triple_or_pair::<2>(spread_v, "/spread")?;
+        // `[a, b]` (files written before the repeat term) means `[a, b, 0]`.
+        let spread = match triple_or_pair::<3>(spread_v, "/spread") {
+            Ok(t) => t,
+            Err(_) => {
+                let [a, b] = triple_or_pair::<2>(spread_v, "/spread").map_err(|_| {
+                    wrong("/spread", "an array of 3 numbers [a, b, c] (or 2, [a, b])")
+                })?;
+                [a, b, 0.0]
+            }
+        };
         for (i, x) in spread.iter().enumerate() {
             if !(0.0..=100.0).contains(x) {
                 return Err(wrong(&format!("/spread/{i}"), "a number from 0 to 100"));
@@ -625,6 +636,30 @@ mod tests {
             "{msg}"
         );
         assert!(msg.contains("llm-preflight calibrate"), "{msg}");
+    }
+
+    #[test]
+    fn a_spread_of_two_numbers_has_no_repeat_term() {
+        // Files written before the spread's repeat term hold `[a, b]`; they load as `[a, b, 0]` and price so.
+        let mut v: Value = serde_json::from_str(&Profile::O200k.to_json()).unwrap();
+        assert_eq!(v["spread"].as_array().map(Vec::len), Some(3));
+        v["spread"] = serde_json::json!([0.02, 0.5]);
+        let c = CustomProfile::from_json(&v.to_string()).unwrap();
+        assert_eq!(c.tables().spread(), [0.02f32 as f64, 0.5f32 as f64, 0.0]);
+        let x = crate::scan::scan(&"=".repeat(400));
+        let lin = crate::estimate::linear(&x, c.tables());
+        let want = (0.02f32 as f64 + 0.5f32 as f64 / lin.max(1.0)).sqrt();
+        assert_eq!(crate::estimate::sigma(c.tables().spread(), lin, &x), want);
+        for bad in [
+            serde_json::json!([0.1, 0.2, 0.3, 0.4]),
+            serde_json::json!([0.1, 0.2, -1.0]),
+        ] {
+            v["spread"] = bad;
+            let e = CustomProfile::from_json(&v.to_string())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("/spread"), "{e}");
+        }
     }
 
     #[test]

@@ -316,10 +316,9 @@ impl<'a> Calibration<'a> {
                 let acc = &mut self.kinds[kind as usize];
                 acc.text_rows += 1;
                 if lin > 0.0 {
-                    let [a, b] = self.base.spread();
                     acc.text.push(TextObs {
                         ln_r: (truth as f64 / lin).ln(),
-                        sigma: (a + b / lin.max(1.0)).max(1e-12).sqrt(),
+                        sigma: crate::estimate::sigma(self.base.spread(), lin, &x).max(1e-6),
                     });
                 }
                 acc.shipped_err

@@ -21,13 +21,19 @@
 //! > the scanner makes for `a + b` (each priced feature, `chars`, `bytes`, the characters of every class) is at
 //! > least the count for `a`. Since every calibrated rate is ≥ 0, the linear
 //! > part [`linear`] of `a + b` is at least that of `a`, for every profile. And when `a + b` is detected as the
-//! > same kind as `a`, its `tokens`, `low` and `high` are each at least those of `a`, for every profile.
+//! > same kind as `a`, its `tokens` is at least that of `a`, for every profile; its `high` is at least that of `a`
+//! > when its repeat share ([`repeat_share`]: the share of characters in long runs of one character) is at least
+//! > that of `a`, and its `low` is at least that of `a` when its repeat share is at most that of `a`.
+//!
+//! The band's spread grows with the repeat share (long runs are what the rates price least surely), so appending
+//! long runs widens the band on both sides and `low` may fall (`"aGVsbG8gd29ybGQ=" + " aaaa"`, o200k: 5 → 4), and
+//! appending text without runs to a text with them narrows it and `high` may fall.
 //!
 //! (The seam matters: a whitespace character closes every pending pre-token, repeat run and alphanumeric string
 //! of `a` exactly as the end of the text does, so nothing of `a` is re-priced. Tested on 2,000 random pairs per
 //! run, each under all nine profiles.)
 
-use llm_preflight::estimate::linear;
+use llm_preflight::estimate::{linear, repeat_share};
 use llm_preflight::headers::{RateLimitSnapshot, MAX_PLAUSIBLE_WAIT_MS};
 use llm_preflight::preflight::{
     Band, Budget, Cost, Dimension, Policy, Provider, State, Verdict, VerdictKind,
@@ -219,7 +225,10 @@ proptest! {
             prop_assert!(linear(&fab, p) >= linear(&fa, p), "{p}: linear part fell");
             let (ea, eab) = (estimate(a, p), estimate(&ab, p));
             if ea.content.kind == eab.content.kind {
-                prop_assert!(eab.tokens >= ea.tokens && eab.low >= ea.low && eab.high >= ea.high, "{p}: {ea:?} -> {eab:?}");
+                let (ra, rab) = (repeat_share(&fa), repeat_share(&fab));
+                prop_assert!(eab.tokens >= ea.tokens, "{p}: {ea:?} -> {eab:?}");
+                prop_assert!(rab < ra || eab.high >= ea.high, "{p}: high fell: {ea:?} -> {eab:?}");
+                prop_assert!(rab > ra || eab.low >= ea.low, "{p}: low fell: {ea:?} -> {eab:?}");
             }
         }
     }
@@ -230,6 +239,16 @@ proptest! {
 fn appending_can_lower_the_estimate_without_the_seam_or_across_kinds() {
     assert!(linear(&features("----"), Profile::O200k) < linear(&features("---"), Profile::O200k));
     let p = Profile::O200k;
+    // Long runs appended: same kind, more tokens, a wider band whose low end falls.
+    let (a, ab) = (
+        estimate("aGVsbG8gd29ybGQ=", p),
+        estimate("aGVsbG8gd29ybGQ= aaaa", p),
+    );
+    assert_eq!(a.content.kind, ab.content.kind);
+    assert!(
+        ab.tokens >= a.tokens && ab.low < a.low && ab.high > a.high,
+        "{a:?} -> {ab:?}"
+    );
     let (a, ab) = (estimate("  ────日本語", p), estimate("  ────日本語 ", p));
     assert_ne!(a.content.kind, ab.content.kind);
     assert!(linear(&features("  ────日本語 "), p) >= linear(&features("  ────日本語"), p));

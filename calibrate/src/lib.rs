@@ -439,21 +439,22 @@ pub fn quantize(x: f64, mode: Round) -> f64 {
     f64::from_bits(sign | m)
 }
 
-/// A profile's band model: per detected kind `[m, z_lo, z_hi]`, and the spread `[a, b]`.
+/// A profile's band model: per detected kind `[m, z_lo, z_hi]`, and the spread `[a, b, c]`.
 ///
-/// For a text whose linear estimate is `L` tokens and whose kind is `k`: `ln(true / L) ≈ m + z·σ(L)` with
-/// `σ(L) = sqrt(a + b / L)`: a floor `a` for how far texts of a kind differ, plus a part that shrinks as texts
-/// grow. The median is `L·e^m`, the band `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`.
+/// For a text whose linear estimate is `L` tokens, whose kind is `k` and whose share of characters in long runs is
+/// `r` ([`llm_preflight::estimate::repeat_share`]): `ln(true / L) ≈ m + z·σ` with `σ = sqrt(a + b / L + c·r)`: a
+/// floor `a` for how far texts of a kind differ, a part that shrinks as texts grow, and a part for long runs, which
+/// the rates price least surely. The median is `L·e^m`, the band `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BandModel {
     /// Per detected kind: median log ratio, and the standardised low and high ends.
     pub kinds: [[f64; 3]; ContentKind::COUNT],
-    /// The spread `[a, b]`.
-    pub spread: [f64; 2],
+    /// The spread `[a, b, c]`.
+    pub spread: [f64; 3],
 }
 
-/// One residual for band fitting: (label, detected kind, ln(true / linear), linear tokens).
-pub type Residual = (String, usize, f64, f64);
+/// One residual for band fitting: (label, detected kind, ln(true / linear), linear tokens, repeat share).
+pub type Residual = (String, usize, f64, f64, f64);
 
 /// Residuals of the rates `w` on `data`.
 pub fn residuals(data: &[&Prepared], p: usize, w: &[f64; NF]) -> Vec<Residual> {
@@ -467,6 +468,7 @@ pub fn residuals(data: &[&Prepared], p: usize, w: &[f64; NF]) -> Vec<Residual> {
                     ContentKind::detect(&d.x) as usize,
                     (t as f64 / lin).ln(),
                     lin,
+                    llm_preflight::estimate::repeat_share(&d.x),
                 )
             })
         })
@@ -490,13 +492,14 @@ pub fn residuals_oof(data: &[&Prepared], p: usize) -> Vec<Residual> {
     out
 }
 
-/// Fits the band model: kind medians; the spread by least squares of squared residuals on `[1, 1/L]`; per kind
+/// Fits the band model: kind medians; the spread by non-negative least squares of squared residuals on
+/// `[1, 1/L, r]`; per kind
 /// the p5 and p95 of standardised residuals, at least the pooled middle 95% of them ([`POOLED_FLOOR_Q`]), then
 /// widened, nearest miss first, until every labelled kind reaches `target` coverage.
 pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
     let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
     let mut all: Vec<f64> = items.iter().map(|i| i.2).collect();
-    for (_, k, r, _) in items {
+    for (_, k, r, _, _) in items {
         by_kind[*k].push(*r);
     }
     all.sort_by(f64::total_cmp);
@@ -513,36 +516,25 @@ pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
                 (quantile(v, 0.5) * v.len() as f64 + pooled_mid * 8.0) / (v.len() as f64 + 8.0);
         }
     }
-    // Spread: e² ≈ a + b/L by least squares, both non-negative.
-    let (mut s11, mut s1x, mut sxx, mut s1y, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for (_, k, r, l) in items {
+    // Spread: e² ≈ a + b/L + c·r by least squares, all three non-negative (a at least 1e-6).
+    let mut ata = vec![vec![0.0; 3]; 3];
+    let mut atb = vec![0.0; 3];
+    for (_, k, r, l, rho) in items {
         let e2 = (r - mids[*k]).powi(2);
-        let x = 1.0 / l.max(1.0);
-        s11 += 1.0;
-        s1x += x;
-        sxx += x * x;
-        s1y += e2;
-        sxy += x * e2;
+        let row = [1.0, 1.0 / l.max(1.0), *rho];
+        for i in 0..3 {
+            atb[i] += row[i] * e2;
+            for j in 0..3 {
+                ata[i][j] += row[i] * row[j];
+            }
+        }
     }
-    let det = s11 * sxx - s1x * s1x;
-    let (mut a, mut b) = if det.abs() > 1e-12 {
-        ((sxx * s1y - s1x * sxy) / det, (s11 * sxy - s1x * s1y) / det)
-    } else {
-        (0.0, 0.0)
-    };
-    if b < 0.0 {
-        b = 0.0;
-        a = s1y / s11.max(1.0);
-    }
-    if a <= 0.0 {
-        a = 1e-6;
-        b = (sxy / sxx.max(1e-12)).max(0.0);
-    }
-    let (a, b) = (quantize(a, Round::Nearest), quantize(b, Round::Nearest));
-    let sigma = |l: f64| (a + b / l.max(1.0)).sqrt();
+    let abc = nnls(&ata, &atb);
+    let spread = [abc[0].max(1e-6), abc[1], abc[2]].map(|x| quantize(x, Round::Nearest));
+    let sigma = |l: f64, rho: f64| (spread[0] + spread[1] / l.max(1.0) + spread[2] * rho).sqrt();
     let z: Vec<(&str, usize, f64)> = items
         .iter()
-        .map(|(lab, k, r, l)| (lab.as_str(), *k, (r - mids[*k]) / sigma(*l)))
+        .map(|(lab, k, r, l, rho)| (lab.as_str(), *k, (r - mids[*k]) / sigma(*l, *rho)))
         .collect();
     let mut zk: Vec<Vec<f64>> = vec![Vec::new(); ContentKind::COUNT];
     let mut zall: Vec<f64> = z.iter().map(|i| i.2).collect();
@@ -614,10 +606,7 @@ pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
         kb[1] = quantize(kb[1] * BAND_MARGIN - 1e-6, Round::Down);
         kb[2] = quantize(kb[2] * BAND_MARGIN + 1e-6, Round::Up);
     }
-    BandModel {
-        kinds,
-        spread: [a, b],
-    }
+    BandModel { kinds, spread }
 }
 
 /// The fitted tables for every profile.
@@ -649,7 +638,7 @@ pub fn fit_all(prepared: &[Prepared]) -> Tables {
     let mut weights = [[0.0; NF]; 9];
     let empty = BandModel {
         kinds: [[0.0; 3]; ContentKind::COUNT],
-        spread: [0.0; 2],
+        spread: [0.0; 3],
     };
     let mut bands = [empty; 9];
     for p in 0..9 {
@@ -739,14 +728,16 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
         s.push_str("    ],\n");
     }
     s.push_str("];\n\n");
-    s.push_str("/// Per profile: the spread `[a, b]`, σ(L) = sqrt(a + b / L) for a linear estimate of L tokens.\n");
-    s.push_str("pub(crate) const SPREAD: [[f32; 2]; 9] = [\n");
+    s.push_str("/// Per profile: the spread `[a, b, c]`, σ = sqrt(a + b / L + c · r) for a linear estimate of L tokens and a\n");
+    s.push_str("/// share r of characters in long runs (`estimate::sigma`).\n");
+    s.push_str("pub(crate) const SPREAD: [[f32; 3]; 9] = [\n");
     for (p, bm) in t.bands.iter().enumerate() {
         let _ = writeln!(
             s,
-            "    [{}, {}], // {}",
+            "    [{}, {}, {}], // {}",
             lit(bm.spread[0]),
             lit(bm.spread[1]),
+            lit(bm.spread[2]),
             Profile::ALL[p].name()
         );
     }
