@@ -780,6 +780,19 @@ fn lit(x: f64) -> String {
 // ---------------------------------------------------------------------------------------------------------------
 // Evaluation
 
+/// The head of a per-kind table with a column per profile (REPORT.md's and PROBE.md's).
+fn push_kind_table_head(s: &mut String) {
+    s.push_str("| kind | n |");
+    for p in Profile::ALL {
+        let _ = write!(s, " {} |", p.name());
+    }
+    s.push_str("\n|---|---|");
+    for _ in Profile::ALL {
+        s.push_str("---|");
+    }
+    s.push('\n');
+}
+
 /// Accuracy of one set of predictions.
 #[derive(Debug, Clone, Default)]
 pub struct Accuracy {
@@ -917,17 +930,8 @@ pub fn report(root: &Path) -> String {
         }
         md.push('\n');
         // Per labelled kind, every profile: median error and coverage.
-        md.push_str(
-            "### Per content kind (eval split): median error / band coverage\n\n| kind | n |",
-        );
-        for p in Profile::ALL {
-            let _ = write!(md, " {} |", p.name());
-        }
-        md.push_str("\n|---|---|");
-        for _ in Profile::ALL {
-            md.push_str("---|");
-        }
-        md.push('\n');
+        md.push_str("### Per content kind (eval split): median error / band coverage\n\n");
+        push_kind_table_head(&mut md);
         let mut labels: Vec<&str> = data.iter().map(|d| d.row.label.as_str()).collect();
         labels.dedup();
         for l in labels {
@@ -1022,15 +1026,8 @@ pub fn probe_report(root: &Path) -> String {
             pct(a.coverage)
         );
     }
-    s.push_str("\n## Per kind: median signed error / band coverage\n\n| kind | n |");
-    for p in Profile::ALL {
-        let _ = write!(s, " {} |", p.name());
-    }
-    s.push_str("\n|---|---|");
-    for _ in Profile::ALL {
-        s.push_str("---|");
-    }
-    s.push('\n');
+    s.push_str("\n## Per kind: median signed error / band coverage\n\n");
+    push_kind_table_head(&mut s);
     for (kind, per) in &by_kind {
         let _ = write!(s, "| {kind} | {} |", per[0].len());
         for items in per {
