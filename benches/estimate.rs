@@ -127,5 +127,59 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, per_kind);
+/// Per-call cost on short texts, what a gateway estimates most (`cargo bench --bench estimate -- short/`): the first
+/// N bytes of every `chat`, `prose-en` and `code-python` sample, N = 100, 1,000 and 4,000, one call each. Criterion
+/// reports time per batch; divided by the batch's length it is the cost of one call (printed per group below).
+fn short(c: &mut Criterion) {
+    let kinds = ["chat", "prose-en", "code-python"];
+    let corpus = corpus_by_kind();
+    let mut g = c.benchmark_group("short");
+    g.sample_size(20);
+    for n in [100usize, 1000, 4000] {
+        let texts: Vec<String> = corpus
+            .iter()
+            .filter(|(k, _)| kinds.contains(&k.as_str()))
+            .flat_map(|(_, l)| l.iter())
+            .map(|t| {
+                let mut end = t.len().min(n);
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                t[..end].to_string()
+            })
+            .collect();
+        g.throughput(Throughput::Elements(texts.len() as u64));
+        g.bench_function(format!("{n}B/llm-preflight"), |b| {
+            b.iter(|| {
+                for t in &texts {
+                    black_box(estimate(black_box(t), Profile::O200k));
+                }
+            })
+        });
+        g.bench_function(format!("{n}B/token-estimate"), |b| {
+            b.iter(|| {
+                for t in &texts {
+                    black_box(token_estimate::estimate(
+                        black_box(t),
+                        token_estimate::Profile::Mixed,
+                    ));
+                }
+            })
+        });
+        #[cfg(feature = "exact")]
+        {
+            let bpe = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k");
+            g.bench_function(format!("{n}B/tiktoken-rs o200k exact"), |b| {
+                b.iter(|| {
+                    for t in &texts {
+                        black_box(bpe.count(black_box(t)));
+                    }
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, per_kind, short);
 criterion_main!(benches);
