@@ -343,23 +343,37 @@ impl Estimator {
     }
 }
 
+/// How many stretches of consecutive features attributed to one class there are.
+const N_CLASS_RUNS: usize = {
+    let mut n = 1;
+    let mut i = 1;
+    while i < NF {
+        if Class::of_feature(i) as usize != Class::of_feature(i - 1) as usize {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
 /// The features as stretches of consecutive indices attributed to one class (`start`, `end`, class), in feature
-/// order, and how many there are.
-const CLASS_RUNS: ([(u16, u16, Class); NF], usize) = {
-    let mut runs = [(0u16, 0u16, Class::Letters); NF];
+/// order.
+const CLASS_RUNS: [(u8, u8, Class); N_CLASS_RUNS] = {
+    assert!(NF < 256, "feature indices are stored in bytes");
+    let mut runs = [(0u8, 0u8, Class::Letters); N_CLASS_RUNS];
     let mut n = 0;
     let mut i = 0;
     while i < NF {
         let c = Class::of_feature(i);
         if n > 0 && runs[n - 1].2 as usize == c as usize {
-            runs[n - 1].1 = i as u16 + 1;
+            runs[n - 1].1 = i as u8 + 1;
         } else {
-            runs[n] = (i as u16, i as u16 + 1, c);
+            runs[n] = (i as u8, i as u8 + 1, c);
             n += 1;
         }
         i += 1;
     }
-    (runs, n)
+    runs
 };
 
 /// The linear estimate's part for each class: `Σ rate × count` over the class's features, in feature order.
@@ -369,7 +383,7 @@ const CLASS_RUNS: ([(u16, u16, Class); NF], usize) = {
 /// waited for the last one's store, which took a third of the time of a short text's estimate.
 fn per_class<W: Copy + Into<f64>>(x: &Features, w: &[W]) -> [f64; Class::COUNT] {
     let mut per_class = [0.0f64; Class::COUNT];
-    for &(start, end, class) in &CLASS_RUNS.0[..CLASS_RUNS.1] {
+    for &(start, end, class) in &CLASS_RUNS {
         let (start, end) = (start as usize, end as usize);
         // Features past a short table's end are priced at zero (see `rate`): nothing to add.
         let end_w = end.min(w.len());
@@ -510,7 +524,7 @@ mod tests {
 
     #[test]
     fn class_runs_cover_every_feature_once_in_order() {
-        let runs = &CLASS_RUNS.0[..CLASS_RUNS.1];
+        let runs = &CLASS_RUNS;
         assert_eq!(runs[0].0, 0);
         assert_eq!(runs[runs.len() - 1].1 as usize, NF);
         for pair in runs.windows(2) {
