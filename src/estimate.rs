@@ -386,10 +386,9 @@ fn per_class<W: Copy + Into<f64>>(x: &Features, w: &[W]) -> [f64; Class::COUNT] 
     for &(start, end, class) in &CLASS_RUNS {
         let (start, end) = (start as usize, end as usize);
         // Features past a short table's end are priced at zero (see `rate`): nothing to add.
-        let end_w = end.min(w.len());
-        let start_w = start.min(end_w);
+        let rates = w.iter().take(end).skip(start);
         let mut acc = per_class[class as usize];
-        for (r, &v) in w[start_w..end_w].iter().zip(&x.v[start_w..end_w]) {
+        for (r, &v) in rates.zip(x.v.iter().skip(start)) {
             acc += (*r).into() * v as f64;
         }
         per_class[class as usize] = acc;
