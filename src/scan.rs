@@ -517,7 +517,31 @@ const STRETCH_FAST: [(u16, u16); 19] = [
     span(0xd80, 0xdff), // Sinhala
 ];
 
+/// More such ranges, tried after [`STRETCH_FAST`]'s: Hebrew's letters and the letters Persian and Urdu add to
+/// Arabic's (which Arabic-script text of those languages is full of: `ی`, `ک`, `گ`).
+const STRETCH_MORE: [[(u16, u16); 2]; 19] = {
+    let mut more = [[NO_RANGE; 2]; 19];
+    more[Script::Arabic as usize] = [span(0x5d0, 0x5ea), span(0x671, 0x6d3)];
+    more
+};
+
+/// Whether `u` is in one of `script`'s fast ranges ([`STRETCH_FAST`], [`STRETCH_MORE`]): a lowercase or caseless
+/// letter of the script, without asking [`kind_of_non_ascii`].
+#[inline(always)]
+fn in_fast_range(script: Script, u: u32) -> bool {
+    let hit = |(first, n): (u16, u16)| u.wrapping_sub(first as u32) < n as u32;
+    let s = script as usize;
+    hit(STRETCH_FAST[s]) || (SPEED_EXTRAS && (hit(STRETCH_MORE[s][0]) || hit(STRETCH_MORE[s][1])))
+}
+
 const NO_RANGE: (u16, u16) = (0, 0);
+
+/// Paths that change no count, only the speed, and that the wasm build leaves out, as its size has a budget (35 KiB
+/// gzipped, `pkg/`): [`STRETCH_MORE`], three-byte Latin letters in blocks ([`latin_copy`]) and some of
+/// [`kind_of_non_ascii`]'s ranges (the characters they take go to `kind_by_property` there, which says the same).
+/// `tests/scan_oracle.rs` holds the native build to the reference scanner, and the npm package's parity test
+/// holds the wasm build's estimates of every corpus kind to the native CLI's.
+const SPEED_EXTRAS: bool = !cfg!(target_arch = "wasm32");
 
 const fn span(first: u16, last: u16) -> (u16, u16) {
     (first, last - first + 1)
@@ -653,6 +677,31 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
             0x80..=0x9f => Kind::Control,
             0xa0 => Kind::OtherWs,
             0x300..=0x36f => Kind::Mark,
+            // What the cases above leave of the common ones, classified as `kind_by_property` would without its
+            // Unicode table lookups (a few dozen cycles each): Arabic punctuation, Latin-1 signs, the horned
+            // letters of Vietnamese. Speed only: not in the wasm build (see `SPEED_EXTRAS`).
+            #[cfg(not(target_arch = "wasm32"))]
+            0x600..=0x60f | 0x61b..=0x61f | 0x66a..=0x66d | 0x6d4 => Kind::Mark,
+            #[cfg(not(target_arch = "wasm32"))]
+            0x6d5 => letter(Script::Arabic, false),
+            #[cfg(not(target_arch = "wasm32"))]
+            0xa1..=0xa9
+            | 0xab
+            | 0xac
+            | 0xae
+            | 0xaf
+            | 0xb0
+            | 0xb1
+            | 0xb4
+            | 0xb6..=0xb8
+            | 0xbb
+            | 0xbf
+            | 0xd7
+            | 0xf7 => Kind::Sym(2),
+            #[cfg(not(target_arch = "wasm32"))]
+            0x1a0 | 0x1af => letter(Script::Latin, true),
+            #[cfg(not(target_arch = "wasm32"))]
+            0x1a1 | 0x1b0 => letter(Script::Latin, false),
             _ => kind_by_property(c, u),
         }
     } else if u < 0x3000 {
@@ -698,6 +747,15 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
             | 0x231a
             | 0x231b
             | 0x23e9..=0x23fa => Kind::Emoji,
+            // As `kind_by_property` would, without its table lookups: the Latin letters of Vietnamese (capitals at
+            // even code points), invisible format characters, currency signs, arrows, mathematical and technical
+            // signs, box drawing and shapes. Speed only: not in the wasm build.
+            #[cfg(not(target_arch = "wasm32"))]
+            0x1e00..=0x1e95 | 0x1ea0..=0x1eff => letter(Script::Latin, u % 2 == 0),
+            #[cfg(not(target_arch = "wasm32"))]
+            0x200b | 0x200c | 0x200e | 0x200f | 0x20a0..=0x20c0 => Kind::Sym(3),
+            #[cfg(not(target_arch = "wasm32"))]
+            0x2190..=0x23ff | 0x2500..=0x25ff => Kind::Sym(3),
             _ => kind_by_property(c, u),
         }
     } else {
@@ -809,7 +867,7 @@ const O_NL: u8 = 5;
 ///
 ///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
 ///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines (or accented Latin
-///    letters, read through a copy where each is one ASCII letter of its case) with no run of [`REPEAT_MIN`]
+///    letters, two bytes or three, read through a copy where each is one ASCII letter of its case) with no run of [`REPEAT_MIN`]
 ///    copies of a letter or punctuation byte, they are classified sixteen or eight at a time into bitmasks and
 ///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
 ///    the state; alphanumeric strings inside the block are stepped only when they can be priced (four or more
@@ -850,6 +908,9 @@ pub struct Scanner {
     partial: [u8; 4],
     partial_len: u8,
     lossy: bool,
+    /// A three-byte Latin letter (U+1E00 to U+1EFF, Vietnamese) was seen at the end of a block's ASCII: blocks are
+    /// read through the copy that takes them. Changes no count, only the speed.
+    wide_latin: bool,
 }
 
 impl Default for Scanner {
@@ -1185,6 +1246,17 @@ fn low_bits(n: usize) -> u64 {
     }
 }
 
+/// The bytes the three-byte letters among the first `m` characters of a block's copy add beyond what two-byte
+/// letters would (none without such letters: no count then).
+#[inline(always)]
+fn wide_bytes(m: usize, wide: u64) -> usize {
+    if wide == 0 {
+        0
+    } else {
+        (wide & low_bits(m)).count_ones() as usize
+    }
+}
+
 /// The top `len` bits (all of them from 64 on): a run of `len` characters just before a block, seen from it.
 #[inline(always)]
 fn top_bits(len: u32) -> u64 {
@@ -1204,37 +1276,51 @@ fn back(cur: u64, prev: u64, by: u32) -> u64 {
     (cur << by) | (prev >> (64 - by))
 }
 
-/// The block at `p` with each accented Latin letter (two bytes) replaced by one ASCII letter of its case (`x`, `X`:
-/// letters that are not hex digits, as the accented ones count for the alphanumeric strings), up to the first
-/// other non-ASCII character or a letter cut by the block's end: the copy (after its characters comes the byte that
-/// follows them in the text, for `same_next`; one from 0x80 up equals no ASCII byte), how many characters it holds,
-/// and the bits of the stand-ins. Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
+/// The block at `p` with each accented Latin letter (two bytes, or three for Latin Extended Additional, U+1E00 to
+/// U+1EFF: most of Vietnamese's) replaced by one ASCII letter of its case (`x`, `X`: letters that are not hex
+/// digits, as the accented ones count for the alphanumeric strings), up to the first other non-ASCII character or
+/// a letter cut by the block's end: the copy (after its characters comes the byte that follows them in the text,
+/// for `same_next`; one from 0x80 up equals no ASCII byte), how many characters it holds, the bits of the
+/// stand-ins and those of the three-byte letters among them (with `WIDE`; without it, a three-byte letter ends the
+/// copy like any other character). Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
 /// hex letter, whether it equals the next one) is then the same as the letter's, but for two stand-ins of one
 /// case in a row, or one beside an `x`, which look like a run of one byte and only end the block sooner.
 #[cold]
 #[inline(never)]
-fn latin_copy(bytes: &[u8], p: usize) -> ([u8; BLOCK + 1], usize, u64) {
+fn latin_copy<const WIDE: bool>(bytes: &[u8], p: usize) -> ([u8; BLOCK + 1], usize, u64, u64) {
     let mut out = [0; BLOCK + 1];
     out.copy_from_slice(&bytes[p..p + BLOCK + 1]);
     let mut high = 0;
     for k in 0..BLOCK / 8 {
         high |= movemask_top(load8(bytes, p + 8 * k) & HIGH) >> (56 - 8 * k);
     }
-    // The letters' lead bytes, and the capitals among them; `cut`, the first other non-ASCII character.
-    let (mut leads, mut capitals, mut cut) = (0u64, 0u64, BLOCK);
+    // The letters' lead bytes, the three-byte ones among them and the capitals; `cut`, the first other non-ASCII
+    // character.
+    let (mut leads, mut wide_leads, mut capitals, mut cut) = (0u64, 0u64, 0u64, BLOCK);
     while high != 0 {
         let j = high.trailing_zeros() as usize;
         let b = bytes[p + j];
-        let u = ((b as u32 & 0x1f) << 6) | (bytes[p + j + 1] as u32 & 0x3f);
+        // The code point of a character whose lead a Latin letter can have and which ends inside the block (the
+        // text is valid UTF-8; `bytes` holds the block and one byte more).
+        let wide = WIDE && b == 0xe1;
+        let u = if (0xc2..0xe0).contains(&b) && j + 2 <= BLOCK {
+            ((b as u32 & 0x1f) << 6) | (bytes[p + j + 1] as u32 & 0x3f)
+        } else if wide && j + 3 <= BLOCK {
+            0x1000 | ((bytes[p + j + 1] as u32 & 0x3f) << 6) | (bytes[p + j + 2] as u32 & 0x3f)
+        } else {
+            cut = j;
+            break;
+        };
         match char::from_u32(u).map(|c| kind_of_non_ascii(c, u)) {
             Some(Kind::Letter {
                 script: Script::Latin,
                 upper,
                 ..
-            }) if (0xc2..0xe0).contains(&b) && j + 2 <= BLOCK => {
+            }) => {
                 leads |= 1 << j;
+                wide_leads |= (wide as u64) << j;
                 capitals |= (upper as u64) << j;
-                high &= !(3 << j);
+                high &= !((3 | (wide as u64) << 2) << j);
             }
             _ => {
                 cut = j;
@@ -1242,25 +1328,27 @@ fn latin_copy(bytes: &[u8], p: usize) -> ([u8; BLOCK + 1], usize, u64) {
             }
         }
     }
-    // Each letter becomes its stand-in and the bytes after it move back by one, the last letter first.
+    // Each letter becomes its stand-in and the bytes after it move back by one or two, the last letter first.
     let mut rest = leads;
     while rest != 0 {
         let j = 63 - rest.leading_zeros() as usize;
         rest &= !(1 << j);
         out[j] = if capitals & (1 << j) != 0 { b'X' } else { b'x' };
-        out.copy_within(j + 2.., j + 1);
+        out.copy_within(j + 2 + (wide_leads >> j & 1) as usize.., j + 1);
     }
-    // A lead byte's position less the letters before it is its character's.
-    let mut accented = 0;
+    // A lead byte's position less the bytes dropped before it is its character's.
+    let (mut accented, mut wide) = (0, 0);
     let mut rest = leads;
-    let mut before = 0;
+    let mut dropped = 0;
     while rest != 0 {
         let j = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        accented |= 1 << (j - before);
-        before += 1;
+        let w = wide_leads >> j & 1;
+        accented |= 1 << (j - dropped);
+        wide |= w << (j - dropped);
+        dropped += 1 + w as usize;
     }
-    (out, cut - before, accented)
+    (out, cut - dropped, accented, wide)
 }
 
 impl Scanner {
@@ -1292,6 +1380,7 @@ impl Scanner {
             partial: [0; 4],
             partial_len: 0,
             lossy: false,
+            wide_latin: false,
         }
     }
 
@@ -1446,16 +1535,37 @@ impl Scanner {
                 break;
             }
         }
-        // Accented Latin letters (two bytes each) do not end the block: it is read from a copy where each is one
-        // ASCII letter of its case, and positions count characters from here on.
+        // Accented Latin letters (two bytes each, or three) do not end the block: it is read from a copy where
+        // each is one ASCII letter of its case, and positions count characters from here on. The bytes of the
+        // first `m` characters: `m`, one more for each accented letter, another for each three-byte one.
+        let in_bytes = |m: usize, accented: u64, wide: u64| {
+            m + (accented & low_bits(m)).count_ones() as usize + wide_bytes(m, wide)
+        };
+        // A three-byte Latin letter's first two bytes at `at`.
+        let wide_at = |at: usize| {
+            bytes.get(p + at) == Some(&0xe1) && matches!(bytes.get(p + at + 1), Some(0xb8..=0xbb))
+        };
         let mut copy = None;
-        if m < BLOCK && (0xc3..0xc6).contains(&bytes[p + m]) {
-            let (c, chars, accented) = latin_copy(bytes, p);
+        if m < BLOCK && ((0xc3..=0xc9).contains(&bytes[p + m]) || (SPEED_EXTRAS && wide_at(m))) {
+            // Three-byte letters are taken once the text has shown one where a block's ASCII ends (the copy that
+            // takes them costs text without them, Czech or French, more instructions than the one that stops at
+            // them).
+            self.wide_latin |= SPEED_EXTRAS && wide_at(m);
+            let (c, chars, accented, wide) = if SPEED_EXTRAS && self.wide_latin {
+                latin_copy::<true>(bytes, p)
+            } else {
+                let copy = latin_copy::<false>(bytes, p);
+                self.wide_latin =
+                    SPEED_EXTRAS && copy.1 < BLOCK && wide_at(in_bytes(copy.1, copy.2, 0));
+                copy
+            };
+            // (Never any without the extras: saying so lets the wasm build drop their bookkeeping.)
+            let wide = if SPEED_EXTRAS { wide } else { 0 };
             m = chars;
-            copy = Some((c, accented));
+            copy = Some((c, accented, wide));
             if m < MIN_BLOCK {
                 // Try again past the character that ended it.
-                return Err(m + (accented & low_bits(m)).count_ones() as usize + 1);
+                return Err(in_bytes(m, accented, wide) + 1);
             }
         }
         if m < MIN_BLOCK {
@@ -1468,13 +1578,13 @@ impl Scanner {
         {
             return Err(1);
         }
-        let (blk, accented) = match &copy {
-            Some((c, accented)) => (c, *accented),
+        let (blk, accented, wide) = match &copy {
+            Some((c, accented, wide)) => (c, *accented, *wide),
             None => match bytes
                 .get(p..p + BLOCK + 1)
                 .map(<&[u8; BLOCK + 1]>::try_from)
             {
-                Some(Ok(blk)) => (blk, 0),
+                Some(Ok(blk)) => (blk, 0, 0),
                 _ => return Err(1),
             },
         };
@@ -1498,7 +1608,7 @@ impl Scanner {
             m -= 1;
         }
         if m < MIN_BLOCK {
-            return Err(m + (accented & low_bits(m)).count_ones() as usize + 1);
+            return Err(in_bytes(m, accented, wide) + 1);
         }
         let valid = if m == BLOCK { !0 } else { (1u64 << m) - 1 };
         let (w, u, d) = (k.letter & valid, k.upper & valid, k.digit & valid);
@@ -1674,7 +1784,7 @@ impl Scanner {
             self.v[f::LATIN_CHARS] += n;
             self.v[f::LATIN_NONASCII] += n;
             self.v[f::LATIN_UPPER] += (taken & u).count_ones() as u64;
-            return Ok(m + n as usize);
+            return Ok(m + n as usize + wide_bytes(m, wide));
         }
         Ok(m)
     }
@@ -1985,8 +2095,7 @@ impl Scanner {
         // A lowercase or caseless letter of the script of the last word (a word after punctuation, a newline or a
         // digit in text of that script): it opens a word of that script, like any letter, and never merges.
         let script = self.word_script;
-        let (first, n) = STRETCH_FAST[script as usize];
-        if script != Script::Latin && (c as u32).wrapping_sub(first as u32) < n as u32 {
+        if script != Script::Latin && in_fast_range(script, c as u32) {
             self.chars += 1;
             self.step(c, letter(script, false));
             return self.script_stretch(region, i + w);
@@ -2048,7 +2157,6 @@ impl Scanner {
         let (runs_i, chars_i) = SCRIPT_FEATURES[script as usize];
         let cjk = matches!(script, Script::Han | Script::Kana | Script::Hangul);
         let class = if cjk { Class::Cjk } else { Class::Letters } as usize;
-        let (first, n) = STRETCH_FAST[script as usize];
         // Cyrillic's fast range is `а`–`я`, so only the fallback sees Cyrillic letters outside the Russian alphabet:
         // it counts them (`cyr_nonrussian`) as it lets them continue the word.
         let cyrillic = script == Script::Cyrillic;
@@ -2056,7 +2164,7 @@ impl Scanner {
         let continues = |c: char| {
             let u = c as u32;
             u >= 0x80
-                && (u.wrapping_sub(first as u32) < n as u32
+                && (in_fast_range(script, u)
                     || {
                         let letter = matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script);
                         if letter && cyrillic && c != 'ё' {
@@ -2748,7 +2856,7 @@ mod tests {
         );
     }
 
-    /// Every code point of [`STRETCH_FAST`] is what `kind_of_non_ascii` calls a lowercase or caseless letter of
+    /// Every code point of [`STRETCH_FAST`] and [`STRETCH_MORE`] is what `kind_of_non_ascii` calls a lowercase or caseless letter of
     /// the range's script, so the cheap test never says more than the full one.
     #[test]
     fn stretch_fast_ranges_are_letters_of_their_script() {
@@ -2776,14 +2884,16 @@ mod tests {
         let mut checked = 0;
         for (i, script) in scripts.into_iter().enumerate() {
             assert_eq!(script as usize, i);
-            let (first, n) = STRETCH_FAST[i];
-            for u in first as u32..first as u32 + n as u32 {
-                let c = char::from_u32(u).expect("a scalar value");
-                assert!(
-                    matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script),
-                    "U+{u:04X} in the fast range of {script:?}"
-                );
-                checked += 1;
+            let [more_a, more_b] = STRETCH_MORE[i];
+            for (first, n) in [STRETCH_FAST[i], more_a, more_b] {
+                for u in first as u32..first as u32 + n as u32 {
+                    let c = char::from_u32(u).expect("a scalar value");
+                    assert!(
+                        matches!(kind_of_non_ascii(c, u), Kind::Letter { script: s, upper: false, .. } if s == script),
+                        "U+{u:04X} in the fast range of {script:?}"
+                    );
+                    checked += 1;
+                }
             }
         }
         assert!(checked > 30_000, "{checked}");

@@ -560,14 +560,17 @@ fn blank_digits_and_bare_words_match_the_reference() {
     }
 }
 
-/// Accented Latin letters (two bytes each) inside 64-byte blocks, read by the bitmask path through a copy where each
-/// is one ASCII letter of its case: letters of Latin-1 and Latin Extended-A, lower and capital, at every offset
+/// Accented Latin letters (two bytes, or three from U+1E00 to U+1EFF) inside 64-byte blocks, read by the bitmask path
+/// through a copy where each is one ASCII letter of its case: letters of Latin-1, Latin Extended-A and -B and Latin
+/// Extended Additional (Vietnamese), lower and capital, at every offset
 /// before a shape that tests what the copy could get wrong (stand-ins beside `x`, runs of one letter or byte
 /// falling across the block's end, hex- and base64-like strings with an accent, backslash words, two-byte and
 /// three-byte characters that are not letters, a letter cut by the block's end).
 #[test]
 fn accented_letters_in_blocks_match_the_reference() {
-    const ACCENTED: &[&str] = &["é", "É", "ß", "ø", "Ł", "ž", "ÿ", "À"];
+    const ACCENTED: &[&str] = &[
+        "é", "É", "ß", "ø", "Ł", "ž", "ÿ", "À", "ư", "Ơ", "ạ", "Ệ", "ỹ", "ẞ",
+    ];
     const SHAPES: &[&str] = &[
         "llll",
         "xxxx",
@@ -595,6 +598,13 @@ fn accented_letters_in_blocks_match_the_reference() {
         "ǅ",
         "ſ",
         "\u{301}",
+        "ệ",
+        "Ỹỹ",
+        "ḁẛ",
+        "ᴀ",
+        "ა",
+        "ሀ",
+        "Ẹ\u{301}",
     ];
     const FILL: &[u8] = b"Ab c,d efgh 12";
     let mut rng = Rng(0x00ac_ce47_b10c);
