@@ -129,7 +129,7 @@ fn bench(c: &mut Criterion) {
 
 /// Per-call cost on short texts, what a gateway estimates most (`cargo bench --bench estimate -- short/`): the first
 /// N bytes of every `chat`, `prose-en` and `code-python` sample, N = 100, 1,000 and 4,000, one call each. Criterion
-/// reports time per batch; divided by the batch's length it is the cost of one call (printed per group below).
+/// reports the time of the whole batch, and its throughput in calls a second.
 fn short(c: &mut Criterion) {
     let kinds = ["chat", "prose-en", "code-python"];
     let corpus = corpus_by_kind();

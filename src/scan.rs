@@ -867,11 +867,11 @@ const O_NL: u8 = 5;
 ///
 ///    Before each stretch, a block of 64 bytes is tried on the bitmask path (`Scanner::block`): when at least
 ///    its first 32 bytes are ASCII letters, digits, punctuation, spaces, tabs and newlines (or accented Latin
-///    letters, two bytes or three, read through a copy where each is one ASCII letter of its case) with no run of [`REPEAT_MIN`]
-///    copies of a letter or punctuation byte, they are classified sixteen or eight at a time into bitmasks and
-///    every structural count is a popcount of shifted masks, with the open pre-token carried in and out through
-///    the state; alphanumeric strings inside the block are stepped only when they can be priced (four or more
-///    characters with a digit and a letter, or both cases). The counts are the stretches' counts
+///    letters, two bytes or three, read through a copy where each is one ASCII letter of its case) with no run
+///    of [`REPEAT_MIN`] copies of a letter or punctuation byte, they are classified sixteen or eight at a time
+///    into bitmasks and every structural count is a popcount of shifted masks, with the open pre-token carried in
+///    and out through the state; alphanumeric strings inside the block are stepped only when they can be priced
+///    (four or more characters with a digit and a letter, or both cases). The counts are the stretches' counts
 ///    (`tests/scan_oracle.rs` checks blocks after every kind of open pre-token and runs across block boundaries).
 #[derive(Debug, Clone)]
 pub struct Scanner {
@@ -1282,9 +1282,10 @@ fn back(cur: u64, prev: u64, by: u32) -> u64 {
 /// a letter cut by the block's end: the copy (after its characters comes the byte that follows them in the text,
 /// for `same_next`; one from 0x80 up equals no ASCII byte), how many characters it holds, the bits of the
 /// stand-ins and those of the three-byte letters among them (with `WIDE`; without it, a three-byte letter ends the
-/// copy like any other character). Everything the block path reads of a character (its class, case, whether it is `\\`, `+`, `/` or a
-/// hex letter, whether it equals the next one) is then the same as the letter's, but for two stand-ins of one
-/// case in a row, or one beside an `x`, which look like a run of one byte and only end the block sooner.
+/// copy like any other character). Everything the block path reads of a character (its class, case, whether it
+/// is `\\`, `+`, `/` or a hex letter, whether it equals the next one) is then the same as the letter's, but for two
+/// stand-ins of one case in a row, or one beside an `x`, which look like a run of one byte and only end the block
+/// sooner.
 #[cold]
 #[inline(never)]
 fn latin_copy<const WIDE: bool>(bytes: &[u8], p: usize) -> ([u8; BLOCK + 1], usize, u64, u64) {
@@ -2856,8 +2857,8 @@ mod tests {
         );
     }
 
-    /// Every code point of [`STRETCH_FAST`] and [`STRETCH_MORE`] is what `kind_of_non_ascii` calls a lowercase or caseless letter of
-    /// the range's script, so the cheap test never says more than the full one.
+    /// Every code point of [`STRETCH_FAST`] and [`STRETCH_MORE`] is what `kind_of_non_ascii` calls a lowercase or
+    /// caseless letter of the range's script, so the cheap test never says more than the full one.
     #[test]
     fn stretch_fast_ranges_are_letters_of_their_script() {
         let scripts = [
