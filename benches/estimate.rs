@@ -17,17 +17,22 @@ fn mixed_text() -> String {
     while out.len() < 4 << 20 && lists.iter().any(|l| i < l.len()) {
         for l in lists.iter_mut() {
             if let Some(t) = l.get(i) {
-                let mut end = t.len().min(4000);
-                while !t.is_char_boundary(end) {
-                    end -= 1;
-                }
-                out.push_str(&t[..end]);
+                out.push_str(head(t, 4000));
                 out.push('\n');
             }
         }
         i += 1;
     }
     out
+}
+
+/// The first `n` bytes of `t`, cut back to a character boundary.
+fn head(t: &str, n: usize) -> &str {
+    let mut end = t.len().min(n);
+    while !t.is_char_boundary(end) {
+        end -= 1;
+    }
+    &t[..end]
 }
 
 /// Every corpus kind's samples, kinds in name order.
@@ -72,11 +77,7 @@ fn per_kind(c: &mut Criterion) {
     for (kind, texts) in corpus_by_kind() {
         let mut text = String::new();
         for t in &texts {
-            let mut end = t.len().min(4000);
-            while !t.is_char_boundary(end) {
-                end -= 1;
-            }
-            text.push_str(&t[..end]);
+            text.push_str(head(t, 4000));
             text.push('\n');
         }
         g.throughput(Throughput::Bytes(text.len() as u64));
@@ -140,13 +141,7 @@ fn short(c: &mut Criterion) {
             .iter()
             .filter(|(k, _)| kinds.contains(&k.as_str()))
             .flat_map(|(_, l)| l.iter())
-            .map(|t| {
-                let mut end = t.len().min(n);
-                while !t.is_char_boundary(end) {
-                    end -= 1;
-                }
-                t[..end].to_string()
-            })
+            .map(|t| head(t, n).to_string())
             .collect();
         g.throughput(Throughput::Elements(texts.len() as u64));
         g.bench_function(format!("{n}B/llm-preflight"), |b| {

@@ -1547,11 +1547,12 @@ impl Scanner {
             bytes.get(p + at) == Some(&0xe1) && matches!(bytes.get(p + at + 1), Some(0xb8..=0xbb))
         };
         let mut copy = None;
-        if m < BLOCK && ((0xc3..=0xc9).contains(&bytes[p + m]) || (SPEED_EXTRAS && wide_at(m))) {
+        let wide_first = SPEED_EXTRAS && m < BLOCK && wide_at(m);
+        if m < BLOCK && ((0xc3..=0xc9).contains(&bytes[p + m]) || wide_first) {
             // Three-byte letters are taken once the text has shown one where a block's ASCII ends (the copy that
             // takes them costs text without them, Czech or French, more instructions than the one that stops at
             // them).
-            self.wide_latin |= SPEED_EXTRAS && wide_at(m);
+            self.wide_latin |= wide_first;
             let (c, chars, accented, wide) = if SPEED_EXTRAS && self.wide_latin {
                 latin_copy::<true>(bytes, p)
             } else {
