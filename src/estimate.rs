@@ -404,8 +404,10 @@ fn rate<W: Copy + Into<f64>>(w: &[W], i: usize) -> f64 {
 
 /// The linear part of the model: Σ rate × count, before the per-kind correction.
 pub fn linear<'a>(x: &Features, profile: impl Into<Tables<'a>>) -> f64 {
-    let w = profile.into().weights;
-    (0..NF).map(|i| rate(w, i) * x.v[i] as f64).sum()
+    profile
+        .into()
+        .weights
+        .with(|w| (0..NF).map(|i| rate(w, i) * x.v[i] as f64).sum())
 }
 
 /// Prices counted features for a profile. Exposed for tools that scan once and price many ways.
@@ -415,7 +417,8 @@ pub fn from_features(x: &Features, profile: Profile) -> Estimate {
 
 /// Prices counted features with a profile's tables, shipped or custom.
 pub fn price(x: &Features, t: Tables<'_>) -> Estimate {
-    from_features_with(x, t.base, t.weights, t.bands, t.spread)
+    t.weights
+        .with(|w| from_features_with(x, t.base, w, t.bands, t.spread))
 }
 
 /// The share of a text's characters in long runs of one character (repeats, and whitespace beyond 16 in a run):
@@ -559,7 +562,7 @@ mod tests {
                 *v = if r % 3 == 0 { 0 } else { r >> (r % 53) };
             }
             for p in Profile::ALL {
-                let w = Tables::from(p).weights;
+                let w = &Tables::from(p).rates()[..];
                 let cut = &w[..w.len() - (round % 40)];
                 for w in [w, cut] {
                     let (fast, plain) = (per_class(&x, w), per_class_plain(&x, w));

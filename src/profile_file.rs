@@ -4,7 +4,8 @@
 //! A profile file is self-contained: every feature's rate, the spread, and per content kind the band `[m, z_lo,
 //! z_hi]` and the characters-per-token quantiles `[p5, p50, p95]`. The same file estimates the same way in the
 //! crate, the npm package and the page, and a shipped profile exported and loaded back prices exactly as the
-//! shipped one (both are stored as `f32`, and the file writes each value in its shortest `f32` form).
+//! shipped one (both price with `f32` values, and the file writes each value in its shortest `f32` form; the shipped
+//! rates are stored as 16-bit codes that read back as exactly those values, see [`decode_rate`]).
 //!
 //! ```json
 //! {"format": "llm-preflight-profile/1", "name": "acme-gpt4o", "base": "o200k", "description": "...",
@@ -35,10 +36,82 @@ pub const MAX_PROFILE_BYTES: usize = 1 << 20;
 pub struct Tables<'a> {
     pub(crate) base: Profile,
     pub(crate) name: &'a str,
-    pub(crate) weights: &'a [f32],
+    pub(crate) weights: Rates<'a>,
     pub(crate) bands: &'a [[f32; 3]],
     pub(crate) spread: [f32; 3],
     pub(crate) chars_per_token: CharsPerToken<'a>,
+}
+
+/// Where a profile's rates live: the shipped tables (16-bit codes, see [`decode_rate`]), or a file's own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Rates<'a> {
+    Shipped(Profile),
+    Own(&'a [f32]),
+}
+
+impl Rates<'_> {
+    /// Calls `f` with the rates as `f32`, in [`FEATURE_NAMES`] order. Native builds decoded the shipped codes at
+    /// compile time; the wasm build, whose size budget has no room for them as `f32` too, decodes them here, on
+    /// the stack (165 additions and shifts an estimate).
+    #[inline]
+    pub(crate) fn with<R>(self, f: impl FnOnce(&[f32]) -> R) -> R {
+        match self {
+            Rates::Own(w) => f(w),
+            #[cfg(not(target_arch = "wasm32"))]
+            Rates::Shipped(p) => f(&SHIPPED_RATES[p as usize]),
+            #[cfg(target_arch = "wasm32")]
+            Rates::Shipped(p) => f(&tables::RATE_CODES[p as usize].map(decode_rate)),
+        }
+    }
+}
+
+/// The shipped rates as `f32`, decoded when compiling.
+#[cfg(not(target_arch = "wasm32"))]
+static SHIPPED_RATES: [[f32; NF]; 9] = {
+    let mut out = [[0.0; NF]; 9];
+    let mut p = 0;
+    while p < 9 {
+        let mut i = 0;
+        while i < NF {
+            out[p][i] = decode_rate(tables::RATE_CODES[p][i]);
+            i += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// The smallest `f32` exponent field a nonzero shipped rate may have, less one (a rate below 2^-15 is not
+/// stored: calibration rounds every value to 11 significand bits, and a rate that small prices nothing).
+const RATE_EXP_BASE: u32 = 111;
+
+/// A shipped rate from its 16-bit code: 0 is zero, else the code is the `f32`'s exponent field less
+/// [`RATE_EXP_BASE`] (5 bits) over its 11 significand bits after the leading one (the `f32`'s other 12 are zero,
+/// see calibration's rounding), so every rate from 2^-15 up to 65,520 that calibration can produce has a code and
+/// reads back as exactly that `f32`. Rates are never negative (the fit is non-negative).
+pub const fn decode_rate(code: u16) -> f32 {
+    if code == 0 {
+        0.0
+    } else {
+        f32::from_bits((code as u32 + (RATE_EXP_BASE << 11)) << 12)
+    }
+}
+
+/// The code [`decode_rate`] reads back as `r`, or `None` when there is none (negative, not finite, more than 11
+/// significand bits after the leading one, outside 2^-15 ..= 65,520): what calibration writes the shipped rates as.
+pub fn encode_rate(r: f32) -> Option<u16> {
+    if r == 0.0 && r.is_sign_positive() {
+        return Some(0);
+    }
+    let bits = r.to_bits();
+    if bits >> 31 != 0 || bits & 0xfff != 0 {
+        return None;
+    }
+    let code = (bits >> 12).checked_sub(RATE_EXP_BASE << 11)?;
+    match u16::try_from(code) {
+        Ok(c) if c != 0 => Some(c),
+        _ => None,
+    }
 }
 
 /// Where a profile's characters-per-token table lives. Shipped tables are looked up only when asked for, so a
@@ -88,8 +161,8 @@ impl<'a> Tables<'a> {
     }
 
     /// The rate of every feature, in [`FEATURE_NAMES`] order.
-    pub fn rates(&self) -> &'a [f32] {
-        self.weights
+    pub fn rates(&self) -> Vec<f32> {
+        self.weights.with(<[f32]>::to_vec)
     }
 
     /// The tables as a profile file (JSON text, one value per line group, stable order). `fitted` is written as
@@ -102,11 +175,13 @@ impl<'a> Tables<'a> {
         let _ = writeln!(s, "  \"base\": {},", json_str(self.base.name()));
         let _ = writeln!(s, "  \"description\": {},", json_str(description));
         s.push_str("  \"rates\": {\n");
-        for (i, name) in FEATURE_NAMES.iter().enumerate() {
-            let sep = if i + 1 < NF { "," } else { "" };
-            let r = self.weights.get(i).copied().unwrap_or(0.0);
-            let _ = writeln!(s, "    {}: {}{sep}", json_str(name), num(r));
-        }
+        self.weights.with(|w| {
+            for (i, name) in FEATURE_NAMES.iter().enumerate() {
+                let sep = if i + 1 < NF { "," } else { "" };
+                let r = w.get(i).copied().unwrap_or(0.0);
+                let _ = writeln!(s, "    {}: {}{sep}", json_str(name), num(r));
+            }
+        });
         s.push_str("  },\n");
         let _ = writeln!(
             s,
@@ -150,7 +225,7 @@ impl PartialEq for Tables<'_> {
     fn eq(&self, o: &Self) -> bool {
         self.base == o.base
             && self.name == o.name
-            && self.weights == o.weights
+            && self.weights.with(|a| o.weights.with(|b| a == b))
             && self.bands == o.bands
             && self.spread == o.spread
             && self.chars_per_token.rows() == o.chars_per_token.rows()
@@ -163,7 +238,7 @@ impl From<Profile> for Tables<'static> {
         Tables {
             base: p,
             name: p.name(),
-            weights: tables::WEIGHTS[i],
+            weights: Rates::Shipped(p),
             bands: tables::BANDS[i],
             spread: tables::SPREAD[i],
             chars_per_token: CharsPerToken::Shipped(p),
@@ -204,7 +279,7 @@ impl CustomProfile {
             name: name.to_string(),
             base: t.base,
             description: String::new(),
-            weights: t.weights.to_vec(),
+            weights: t.weights.with(<[f32]>::to_vec),
             bands: t.bands.to_vec(),
             spread: t.spread,
             chars_per_token: t.chars_per_token.rows().to_vec(),
@@ -217,7 +292,7 @@ impl CustomProfile {
         Tables {
             base: self.base,
             name: &self.name,
-            weights: &self.weights,
+            weights: Rates::Own(&self.weights),
             bands: &self.bands,
             spread: self.spread,
             chars_per_token: CharsPerToken::Own(&self.chars_per_token),
@@ -593,6 +668,66 @@ fn json_str(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rate_codes_read_back_as_exactly_the_rate() {
+        // Every value calibration can write: 11 significand bits after the leading one, 2^-15 up to 65,520.
+        for e in (RATE_EXP_BASE + 1)..(RATE_EXP_BASE + 32) {
+            for m in 0..(1u32 << 11) {
+                let r = f32::from_bits(e << 23 | m << 12);
+                let code = encode_rate(r).unwrap_or_else(|| panic!("{r:e} has no code"));
+                assert_eq!(decode_rate(code).to_bits(), r.to_bits(), "{r:e}");
+            }
+        }
+        assert_eq!(encode_rate(0.0), Some(0));
+        assert_eq!(decode_rate(0).to_bits(), 0);
+        assert_eq!(
+            encode_rate(2f32.powi(-15)).map(decode_rate),
+            Some(2f32.powi(-15))
+        );
+        assert_eq!(encode_rate(65520.0).map(decode_rate), Some(65520.0));
+        // No code: negative, not finite, too fine, too small, too large.
+        for r in [
+            -0.0,
+            -0.5,
+            f32::NAN,
+            f32::INFINITY,
+            1.0 + f32::EPSILON,
+            0.1,
+            2f32.powi(-16),
+            1e-30,
+            2f32.powi(16),
+            f32::MAX,
+        ] {
+            assert_eq!(encode_rate(r), None, "{r:e}");
+        }
+        // Every code decodes to a value that encodes back to it (no two codes share a value).
+        for code in 1..=u16::MAX {
+            assert_eq!(encode_rate(decode_rate(code)), Some(code));
+        }
+    }
+
+    #[test]
+    fn shipped_rates_are_their_codes_decoded() {
+        for p in Profile::ALL {
+            let rates = Tables::from(p).rates();
+            assert_eq!(rates.len(), NF);
+            for (i, (&r, &code)) in rates
+                .iter()
+                .zip(&tables::RATE_CODES[p as usize])
+                .enumerate()
+            {
+                assert_eq!(
+                    r.to_bits(),
+                    decode_rate(code).to_bits(),
+                    "{p:?} {}",
+                    FEATURE_NAMES[i]
+                );
+            }
+            // Not all zero: the decode is not a silent zero.
+            assert!(rates.iter().filter(|&&r| r > 0.0).count() > NF / 4, "{p:?}");
+        }
+    }
 
     #[test]
     fn shipped_profiles_round_trip_exactly() {

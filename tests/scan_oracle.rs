@@ -276,7 +276,7 @@ fn ascii_shapes_match_the_reference() {
                 10 => 4 + rng.below(2),
                 _ => 1 + rng.below(40),
             };
-            out.extend(std::iter::repeat(b).take(reps));
+            out.extend(std::iter::repeat_n(b, reps));
             if rng.below(30) == 0 {
                 out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
             }
@@ -452,7 +452,7 @@ fn ascii_blocks_match_the_reference() {
                 13 => 1 + rng.below(20),
                 _ => 1 + rng.below(90),
             };
-            out.extend(std::iter::repeat(b).take(reps));
+            out.extend(std::iter::repeat_n(b, reps));
             // Now and then a non-ASCII character: the block is cut before it.
             if rng.below(50) == 0 {
                 let c = ["é", "É", "д", "世", "’", "\u{301}"][rng.below(6)];
