@@ -531,17 +531,10 @@ const STRETCH_MORE: [[(u16, u16); 2]; 19] = {
 fn in_fast_range(script: Script, u: u32) -> bool {
     let hit = |(first, n): (u16, u16)| u.wrapping_sub(first as u32) < n as u32;
     let s = script as usize;
-    hit(STRETCH_FAST[s]) || (SPEED_EXTRAS && (hit(STRETCH_MORE[s][0]) || hit(STRETCH_MORE[s][1])))
+    hit(STRETCH_FAST[s]) || hit(STRETCH_MORE[s][0]) || hit(STRETCH_MORE[s][1])
 }
 
 const NO_RANGE: (u16, u16) = (0, 0);
-
-/// Paths that change no count, only the speed, and that the wasm build leaves out, as its size has a budget (35 KiB
-/// gzipped, `pkg/`): [`STRETCH_MORE`], three-byte Latin letters in blocks ([`latin_copy`]) and some of
-/// [`kind_of_non_ascii`]'s ranges (the characters they take go to `kind_by_property` there, which says the same).
-/// `tests/scan_oracle.rs` holds the native build to the reference scanner, and the npm package's parity test
-/// holds the wasm build's estimates of every corpus kind to the native CLI's.
-const SPEED_EXTRAS: bool = !cfg!(target_arch = "wasm32");
 
 const fn span(first: u16, last: u16) -> (u16, u16) {
     (first, last - first + 1)
@@ -679,12 +672,9 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
             0x300..=0x36f => Kind::Mark,
             // What the cases above leave of the common ones, classified as `kind_by_property` would without its
             // Unicode table lookups (a few dozen cycles each): Arabic punctuation, Latin-1 signs, the horned
-            // letters of Vietnamese. Speed only: not in the wasm build (see `SPEED_EXTRAS`).
-            #[cfg(not(target_arch = "wasm32"))]
+            // letters of Vietnamese.
             0x600..=0x60f | 0x61b..=0x61f | 0x66a..=0x66d | 0x6d4 => Kind::Mark,
-            #[cfg(not(target_arch = "wasm32"))]
             0x6d5 => letter(Script::Arabic, false),
-            #[cfg(not(target_arch = "wasm32"))]
             0xa1..=0xa9
             | 0xab
             | 0xac
@@ -698,9 +688,7 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
             | 0xbf
             | 0xd7
             | 0xf7 => Kind::Sym(2),
-            #[cfg(not(target_arch = "wasm32"))]
             0x1a0 | 0x1af => letter(Script::Latin, true),
-            #[cfg(not(target_arch = "wasm32"))]
             0x1a1 | 0x1b0 => letter(Script::Latin, false),
             _ => kind_by_property(c, u),
         }
@@ -749,12 +737,9 @@ fn kind_of_non_ascii(c: char, u: u32) -> Kind {
             | 0x23e9..=0x23fa => Kind::Emoji,
             // As `kind_by_property` would, without its table lookups: the Latin letters of Vietnamese (capitals at
             // even code points), invisible format characters, currency signs, arrows, mathematical and technical
-            // signs, box drawing and shapes. Speed only: not in the wasm build.
-            #[cfg(not(target_arch = "wasm32"))]
+            // signs, box drawing and shapes.
             0x1e00..=0x1e95 | 0x1ea0..=0x1eff => letter(Script::Latin, u % 2 == 0),
-            #[cfg(not(target_arch = "wasm32"))]
             0x200b | 0x200c | 0x200e | 0x200f | 0x20a0..=0x20c0 => Kind::Sym(3),
-            #[cfg(not(target_arch = "wasm32"))]
             0x2190..=0x23ff | 0x2500..=0x25ff => Kind::Sym(3),
             _ => kind_by_property(c, u),
         }
@@ -1547,22 +1532,19 @@ impl Scanner {
             bytes.get(p + at) == Some(&0xe1) && matches!(bytes.get(p + at + 1), Some(0xb8..=0xbb))
         };
         let mut copy = None;
-        let wide_first = SPEED_EXTRAS && m < BLOCK && wide_at(m);
+        let wide_first = m < BLOCK && wide_at(m);
         if m < BLOCK && ((0xc3..=0xc9).contains(&bytes[p + m]) || wide_first) {
             // Three-byte letters are taken once the text has shown one where a block's ASCII ends (the copy that
             // takes them costs text without them, Czech or French, more instructions than the one that stops at
             // them).
             self.wide_latin |= wide_first;
-            let (c, chars, accented, wide) = if SPEED_EXTRAS && self.wide_latin {
+            let (c, chars, accented, wide) = if self.wide_latin {
                 latin_copy::<true>(bytes, p)
             } else {
                 let copy = latin_copy::<false>(bytes, p);
-                self.wide_latin =
-                    SPEED_EXTRAS && copy.1 < BLOCK && wide_at(in_bytes(copy.1, copy.2, 0));
+                self.wide_latin = copy.1 < BLOCK && wide_at(in_bytes(copy.1, copy.2, 0));
                 copy
             };
-            // (Never any without the extras: saying so lets the wasm build drop their bookkeeping.)
-            let wide = if SPEED_EXTRAS { wide } else { 0 };
             m = chars;
             copy = Some((c, accented, wide));
             if m < MIN_BLOCK {
