@@ -111,6 +111,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("token-estimate", |b| {
         b.iter(|| token_estimate::estimate(black_box(&text), token_estimate::Profile::Mixed))
     });
+    // The peer's content-aware call: it infers its profile from the text, as we detect the content kind.
+    g.bench_function("token-estimate estimate_auto", |b| {
+        b.iter(|| token_estimate::estimate_auto(black_box(&text)))
+    });
     g.bench_function("tokenx-rs", |b| {
         b.iter(|| tokenx_rs::estimate_token_count(black_box(&text)))
     });
