@@ -98,7 +98,8 @@ pub const fn decode_rate(code: u16) -> f32 {
 }
 
 /// The code [`decode_rate`] reads back as `r`, or `None` when there is none (negative, not finite, more than 11
-/// significand bits after the leading one, outside 2^-15 ..= 65,520): what calibration writes the shipped rates as.
+/// significand bits after the leading one, not above 2^-16, above 65,520; no shipped rate is
+/// below 2^-15, so the lowest codes are spare): what calibration writes the shipped rates as.
 pub fn encode_rate(r: f32) -> Option<u16> {
     if r == 0.0 && r.is_sign_positive() {
         return Some(0);
