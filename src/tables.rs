@@ -14,503 +14,503 @@ pub(crate) const RATE_CODES: [[u16; 165]; 9] = [
     // o200k
     [
         0x0000, // bias 0.0
-        0x78b3, // latin_runs 0.5437012
+        0x78f8, // latin_runs 0.5605469
         0x0000, // latin_chars 0.0
-        0x763e, // latin_nonascii 0.44506836
-        0x68f9, // latin_case_splits 0.14019775
-        0x59cf, // latin_long 0.03831482
+        0x75c9, // latin_nonascii 0.43078613
+        0x5f5d, // latin_case_splits 0.060012817
+        0x6116, // latin_long 0.07098389
         0x0000, // latin_caps_runs 0.0
-        0x81db, // cyr_runs 1.2319336
-        0x5f98, // cyr_chars 0.060913086
-        0x655f, // greek_runs 0.10446167
-        0x73bb, // greek_chars 0.36657715
+        0x820d, // cyr_runs 1.2563477
+        0x5e04, // cyr_chars 0.054748535
+        0x6437, // greek_runs 0.09542847
+        0x73b2, // greek_chars 0.36547852
         0x0000, // arabic_runs 0.0
-        0x734b, // arabic_chars 0.35290527
+        0x7335, // arabic_chars 0.35021973
         0x0000, // indic_runs 0.0
-        0x742a, // indic_chars 0.38012695
-        0x8de0, // sea_runs 3.46875
-        0x68c0, // sea_chars 0.13671875
-        0x84c0, // other_runs 1.59375
+        0x741b, // indic_chars 0.3782959
+        0x8e3a, // sea_runs 3.5566406
+        0x6783, // sea_chars 0.1211853
+        0x84b2, // other_runs 1.5869141
         0x0000, // other_chars 0.0
-        0x7ace, // han_chars 0.67529297
-        0x7cb0, // han_runs 0.79296875
-        0x797b, // kana_chars 0.5925293
-        0x57b0, // kana_runs 0.030639648
-        0x6cab, // hangul_chars 0.19793701
-        0x8497, // hangul_runs 1.5737305
-        0x71ef, // cjk_punct 0.3104248
-        0x51d3, // digits 0.019187927
-        0x75d9, // digit_runs 0.43273926
-        0x7ede, // digit_groups3 0.9291992
+        0x7ac7, // han_chars 0.673584
+        0x7cd7, // han_runs 0.80249023
+        0x7973, // kana_chars 0.5905762
+        0x5802, // kana_runs 0.031280518
+        0x6c2d, // hangul_chars 0.19024658
+        0x84b7, // hangul_runs 1.5893555
+        0x723d, // cjk_punct 0.3199463
+        0x4d63, // digits 0.0130729675
+        0x759b, // digit_runs 0.4251709
+        0x7f21, // digit_groups3 0.94555664
         0x0000, // punct 0.0
-        0x5b79, // punct_runs 0.044815063
-        0x80d4, // sym2 1.1035156
-        0x7bff, // sym3 0.74975586
-        0xa9f0, // sym4 39.75
-        0x88c5, // emoji 2.1923828
-        0x8030, // emoji_mods 1.0234375
-        0x4fc0, // spaces_single 0.015380859
-        0x7eac, // ws_runs 0.9169922
+        0x5f15, // punct_runs 0.058914185
+        0x8030, // sym2 1.0234375
+        0x7b68, // sym3 0.7128906
+        0xa937, // sym4 36.859375
+        0x88d3, // emoji 2.2060547
+        0x8006, // emoji_mods 1.0029297
+        0x52fd, // spaces_single 0.021461487
+        0x7eb9, // ws_runs 0.920166
         0x0000, // ws_run_chars 0.0
-        0x7a50, // nl_runs 0.64453125
-        0x6a00, // nl_chars 0.15625
-        0x6a8a, // tabs 0.16467285
-        0x7897, // rep_runs 0.53686523
+        0x79f4, // nl_runs 0.6220703
+        0x6b29, // nl_chars 0.17437744
+        0x6aac, // tabs 0.16674805
+        0x775b, // rep_runs 0.4798584
         0x0000, // rep_chars 0.0
-        0x598a, // b64_chars 0.037261963
-        0x1f32, // hex_chars 0.00023186207
+        0x5f6c, // b64_chars 0.0602417
+        0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7cfd, // other_ws 0.8117676
+        0x7e46, // other_ws 0.89208984
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6f59, // punct_single 0.23980713
-        0x0000, // nonlatin_long 0.0
-        0x7976, // caps_then_lower 0.5913086
+        0x6ebe, // punct_single 0.23034668
+        0x4e1c, // nonlatin_long 0.0137786865
+        0x7a07, // caps_then_lower 0.626709
         0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x8883, // rep_alpha_runs 2.1279297
-        0x59e2, // rep_alpha_chars 0.038604736
-        0x92a7, // rep_wide_runs 5.326172
-        0x5ce0, // rep_wide_chars 0.05029297
-        0x4961, // ws_long 0.009159088
-        0x6df4, // letter_a 0.21801758
-        0x682d, // letter_b 0.12774658
+        0x8510, // rep_alpha_runs 1.6328125
+        0x5ef7, // rep_alpha_chars 0.05845642
+        0x92a0, // rep_wide_runs 5.3125
+        0x5d7a, // rep_wide_chars 0.052642822
+        0x4915, // ws_long 0.008869171
+        0x6dc3, // letter_a 0.21502686
+        0x6661, // letter_b 0.112335205
         0x0000, // letter_c 0.0
-        0x6067, // letter_d 0.06564331
-        0x684d, // letter_e 0.1296997
-        0x5b50, // letter_f 0.044189453
-        0x60a1, // letter_g 0.06741333
-        0x0000, // letter_h 0.0
-        0x6cd8, // letter_i 0.2006836
-        0x7ba1, // letter_j 0.72680664
-        0x788d, // letter_k 0.5344238
-        0x6ba0, // letter_l 0.18164063
-        0x6d22, // letter_m 0.2052002
-        0x5600, // letter_n 0.02734375
-        0x6ef6, // letter_o 0.23376465
-        0x4795, // letter_p 0.0076084137
+        0x5e16, // letter_d 0.055023193
+        0x67ce, // letter_e 0.12347412
+        0x58ee, // letter_f 0.03488159
+        0x62a6, // letter_g 0.08319092
+        0x38c5, // letter_h 0.0021409988
+        0x6b94, // letter_i 0.1809082
+        0x7bd8, // letter_j 0.7402344
+        0x7869, // letter_k 0.52563477
+        0x6b35, // letter_l 0.17510986
+        0x6cd0, // letter_m 0.20019531
+        0x520f, // letter_n 0.01964569
+        0x6efa, // letter_o 0.23400879
+        0x4d55, // letter_p 0.013019562
         0x0000, // letter_q 0.0
-        0x5e07, // letter_r 0.05479431
-        0x5a18, // letter_s 0.03942871
+        0x594c, // letter_r 0.036315918
+        0x5586, // letter_s 0.026412964
         0x0000, // letter_t 0.0
-        0x6be5, // letter_u 0.18585205
-        0x72ba, // letter_v 0.33520508
-        0x0000, // letter_w 0.0
-        0x62ed, // letter_x 0.085357666
+        0x6bcf, // letter_u 0.18450928
+        0x728f, // letter_v 0.32995605
+        0x496e, // letter_w 0.009208679
+        0x60d8, // letter_x 0.0690918
         0x0000, // letter_y 0.0
-        0x8414, // letter_z 1.5097656
+        0x840b, // letter_z 1.5053711
         0x0000, // indic2_runs 0.0
-        0x7489, // bengali_chars 0.39172363
-        0x7a0d, // gurmukhi_chars 0.6281738
-        0x7719, // gujarati_chars 0.47180176
-        0x80de, // odia_chars 1.1083984
-        0x72b2, // tamil_chars 0.33422852
-        0x76b0, // telugu_chars 0.45898438
-        0x755f, // kannada_chars 0.41784668
-        0x7341, // malayalam_chars 0.35168457
-        0x79b7, // sinhala_chars 0.60717773
-        0x7d7d, // digits_after_blank 0.8430176
-        0x6b69, // bare_word_chars 0.17828369
-        0x7507, // latin_ext_a 0.4071045
+        0x747b, // bengali_chars 0.39001465
+        0x7a06, // gurmukhi_chars 0.62646484
+        0x7701, // gujarati_chars 0.46887207
+        0x80d7, // odia_chars 1.1049805
+        0x728f, // tamil_chars 0.32995605
+        0x768f, // telugu_chars 0.45495605
+        0x753b, // kannada_chars 0.41345215
+        0x72c5, // malayalam_chars 0.33654785
+        0x798e, // sinhala_chars 0.59716797
+        0x7d83, // digits_after_blank 0.8444824
+        0x6b8b, // bare_word_chars 0.18035889
+        0x74c6, // latin_ext_a 0.39916992
         0x0000, // latin_ext_b 0.0
-        0x90c4, // cyrillic_ext 4.3828125
-        0x63a4, // hebrew 0.09094238
+        0x9070, // cyrillic_ext 4.21875
+        0x63d6, // hebrew 0.09246826
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
         0x81e5, // cyr_nonrussian 1.2368164
-        0x78c4, // ascii_21 0.54785156
-        0x70fc, // ascii_22 0.28076172
-        0x78ad, // ascii_23 0.5422363
-        0x7e3f, // ascii_24 0.89038086
-        0x7d25, // ascii_25 0.8215332
-        0x8278, // ascii_26 1.3085938
-        0x739b, // ascii_27 0.3626709
+        0x78ab, // ascii_21 0.54174805
+        0x70c6, // ascii_22 0.27416992
+        0x78b1, // ascii_23 0.5432129
+        0x7eb8, // ascii_24 0.9199219
+        0x7cd2, // ascii_25 0.80126953
+        0x822c, // ascii_26 1.2714844
+        0x7373, // ascii_27 0.3577881
         0x0000, // ascii_28 0.0
-        0x7283, // ascii_29 0.3284912
-        0x0000, // ascii_2a 0.0
-        0x8015, // ascii_2b 1.0102539
-        0x7613, // ascii_2c 0.43981934
-        0x7a3c, // ascii_2d 0.63964844
-        0x6408, // ascii_2e 0.09399414
-        0x7071, // ascii_2f 0.26379395
-        0x7555, // ascii_3a 0.41662598
+        0x72a4, // ascii_29 0.33251953
+        0x3968, // ascii_2a 0.0022964478
+        0x7f22, // ascii_2b 0.9458008
+        0x75d9, // ascii_2c 0.43273926
+        0x7a1f, // ascii_2d 0.63256836
+        0x6438, // ascii_2e 0.095458984
+        0x7043, // ascii_2f 0.2581787
+        0x754b, // ascii_3a 0.41540527
         0x0000, // ascii_3b 0.0
-        0x7be5, // ascii_3c 0.7434082
-        0x7584, // ascii_3d 0.42236328
+        0x7b90, // ascii_3c 0.72265625
+        0x75fe, // ascii_3d 0.43725586
         0x0000, // ascii_3e 0.0
-        0x79ec, // ascii_3f 0.6201172
-        0x83a9, // ascii_40 1.4575195
-        0x7ca6, // ascii_5b 0.79052734
-        0x80f2, // ascii_5c 1.1181641
+        0x78fc, // ascii_3f 0.56152344
+        0x83fe, // ascii_40 1.4990234
+        0x7c02, // ascii_5b 0.7504883
+        0x80b2, // ascii_5c 1.0869141
         0x0000, // ascii_5d 0.0
-        0x85b8, // ascii_5e 1.7148438
+        0x8522, // ascii_5e 1.6416016
         0x0000, // ascii_5f 0.0
-        0x76ab, // ascii_60 0.45837402
-        0x71eb, // ascii_7b 0.30993652
-        0x7b28, // ascii_7c 0.6972656
-        0x6b7f, // ascii_7d 0.17962646
-        0x8566, // ascii_7e 1.6748047
-        0x6c7d, // upper_a 0.1951294
-        0x6cdf, // upper_b 0.20111084
+        0x7600, // ascii_60 0.4375
+        0x71d0, // ascii_7b 0.30664063
+        0x7aac, // ascii_7c 0.6669922
+        0x6bf1, // ascii_7d 0.18658447
+        0x8823, // ascii_7e 2.0341797
+        0x6e4f, // upper_a 0.22357178
+        0x6f36, // upper_b 0.2376709
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7654, // upper_g 0.4477539
-        0x6f77, // upper_h 0.24163818
+        0x7402, // upper_g 0.37524414
+        0x6e25, // upper_h 0.2210083
         0x0000, // upper_i 0.0
-        0x8577, // upper_j 1.6831055
-        0x8552, // upper_k 1.6650391
+        0x8542, // upper_j 1.6572266
+        0x8550, // upper_k 1.6640625
         0x0000, // upper_l 0.0
-        0x706c, // upper_m 0.2631836
+        0x7180, // upper_m 0.296875
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x70f1, // upper_p 0.27941895
-        0x8686, // upper_q 1.8154297
+        0x718e, // upper_p 0.29858398
+        0x8608, // upper_q 1.7539063
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x694d, // upper_w 0.1453247
-        0x5e6e, // upper_x 0.056365967
+        0x5c8f, // upper_w 0.049057007
+        0x59b7, // upper_x 0.03794861
         0x0000, // upper_y 0.0
-        0x7b82, // upper_z 0.7192383
+        0x7b61, // upper_z 0.71118164
     ],
     // cl100k
     [
         0x0000, // bias 0.0
-        0x77ce, // latin_runs 0.49389648
+        0x7834, // latin_runs 0.5126953
         0x0000, // latin_chars 0.0
-        0x8242, // latin_nonascii 1.2822266
+        0x821c, // latin_nonascii 1.2636719
         0x0000, // latin_case_splits 0.0
-        0x5f73, // latin_long 0.06034851
+        0x639e, // latin_long 0.09075928
         0x0000, // latin_caps_runs 0.0
-        0x81b8, // cyr_runs 1.2148438
-        0x6f75, // cyr_chars 0.24151611
-        0x72a7, // greek_runs 0.33288574
-        0x7f74, // greek_chars 0.9658203
-        0x742d, // arabic_runs 0.38049316
-        0x7c0e, // arabic_chars 0.75341797
-        0x7b8e, // indic_runs 0.72216797
-        0x8058, // indic_chars 1.0429688
-        0x8d41, // sea_runs 3.3134766
-        0x7a6d, // sea_chars 0.6516113
-        0x9a9c, // other_runs 10.609375
-        0x726d, // other_chars 0.32580566
-        0x7efa, // han_chars 0.93603516
-        0x7b93, // han_runs 0.7233887
-        0x7e6b, // kana_chars 0.90112305
-        0x7064, // kana_runs 0.26220703
-        0x7a8f, // hangul_chars 0.6599121
-        0x83c2, // hangul_runs 1.4697266
-        0x7c08, // cjk_punct 0.7519531
-        0x5675, // digits 0.02823639
-        0x7685, // digit_runs 0.45373535
-        0x7e94, // digit_groups3 0.9111328
+        0x8193, // cyr_runs 1.1967773
+        0x6fba, // cyr_chars 0.24572754
+        0x7173, // greek_runs 0.2952881
+        0x7f92, // greek_chars 0.97314453
+        0x7150, // arabic_runs 0.29101563
+        0x7c47, // arabic_chars 0.767334
+        0x7c58, // indic_runs 0.7714844
+        0x802c, // indic_chars 1.0214844
+        0x8bfd, // sea_runs 2.9970703
+        0x7aab, // sea_chars 0.66674805
+        0x9c8a, // other_runs 12.5390625
+        0x0000, // other_chars 0.0
+        0x7ef0, // han_chars 0.93359375
+        0x7b8e, // han_runs 0.72216797
+        0x7e4b, // kana_chars 0.89331055
+        0x714a, // kana_runs 0.2902832
+        0x7a5a, // hangul_chars 0.64697266
+        0x83f1, // hangul_runs 1.4926758
+        0x7bd2, // cjk_punct 0.73876953
+        0x580a, // digits 0.031402588
+        0x7676, // digit_runs 0.4519043
+        0x7e6b, // digit_groups3 0.90112305
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x8537, // sym2 1.6518555
-        0x7e51, // sym3 0.8947754
-        0xa9d5, // sym4 39.328125
-        0x8c1a, // emoji 3.0253906
-        0x85a7, // emoji_mods 1.706543
-        0x6065, // spaces_single 0.065582275
-        0x7ee8, // ws_runs 0.9316406
+        0x844d, // sym2 1.5375977
+        0x8062, // sym3 1.0478516
+        0xa6c7, // sym4 29.554688
+        0x8c1b, // emoji 3.0263672
+        0x85a5, // emoji_mods 1.7055664
+        0x611e, // spaces_single 0.07122803
+        0x7eda, // ws_runs 0.92822266
         0x0000, // ws_run_chars 0.0
-        0x7c70, // nl_runs 0.77734375
-        0x4fba, // nl_chars 0.015357971
-        0x69ae, // tabs 0.15124512
-        0x81bd, // rep_runs 1.2172852
+        0x7c8b, // nl_runs 0.78393555
+        0x504f, // nl_chars 0.016227722
+        0x69c5, // tabs 0.15264893
+        0x80f4, // rep_runs 1.1191406
         0x0000, // rep_chars 0.0
-        0x60b4, // b64_chars 0.067993164
+        0x62e8, // b64_chars 0.08520508
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x75f0, // other_ws 0.43554688
+        0x74d2, // other_ws 0.40063477
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6c25, // punct_single 0.1897583
-        0x6a71, // nonlatin_long 0.16314697
-        0x7cab, // caps_then_lower 0.79174805
+        0x6c67, // punct_single 0.19378662
+        0x692d, // nonlatin_long 0.14337158
+        0x7dda, // caps_then_lower 0.86572266
         0x0000, // mixed_alnum_chars 0.0
-        0x679a, // backslash_words 0.12188721
-        0x88c0, // rep_alpha_runs 2.1875
+        0x6a0a, // backslash_words 0.15686035
+        0x8703, // rep_alpha_runs 1.8764648
         0x0000, // rep_alpha_chars 0.0
-        0x9240, // rep_wide_runs 5.125
-        0x640c, // rep_wide_chars 0.09411621
-        0x491f, // ws_long 0.008907318
-        0x7298, // letter_a 0.3310547
-        0x67c8, // letter_b 0.123291016
+        0x91b9, // rep_wide_runs 4.861328
+        0x63c3, // rep_wide_chars 0.09188843
+        0x4913, // ws_long 0.008861542
+        0x726c, // letter_a 0.3256836
+        0x6598, // letter_b 0.10620117
         0x0000, // letter_c 0.0
-        0x69f2, // letter_d 0.15539551
-        0x64d1, // letter_e 0.100128174
-        0x290f, // letter_f 0.0005528927
-        0x60e9, // letter_g 0.069610596
+        0x696e, // letter_d 0.14733887
+        0x6351, // letter_e 0.088409424
+        0x27c2, // letter_f 0.00048089027
+        0x6224, // letter_g 0.07922363
         0x0000, // letter_h 0.0
-        0x6bd3, // letter_i 0.18475342
-        0x799c, // letter_j 0.60058594
-        0x7dbd, // letter_k 0.8586426
-        0x69bd, // letter_l 0.15216064
-        0x7043, // letter_m 0.2581787
-        0x6bfb, // letter_n 0.18719482
-        0x6853, // letter_o 0.13006592
-        0x577e, // letter_p 0.030258179
-        0x6d89, // letter_q 0.21148682
-        0x6024, // letter_r 0.06359863
-        0x47a6, // letter_s 0.0076408386
+        0x6b0d, // letter_i 0.17266846
+        0x79e3, // letter_j 0.6179199
+        0x7dae, // letter_k 0.85498047
+        0x6931, // letter_l 0.14361572
+        0x6ffa, // letter_m 0.24963379
+        0x6b18, // letter_n 0.17333984
+        0x6703, // letter_o 0.11727905
+        0x589e, // letter_p 0.03366089
+        0x6e20, // letter_q 0.22070313
+        0x5c73, // letter_r 0.04862976
+        0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x6ecb, // letter_u 0.23114014
-        0x714c, // letter_v 0.29052734
+        0x6f45, // letter_u 0.23858643
+        0x716e, // letter_v 0.29467773
         0x0000, // letter_w 0.0
-        0x6240, // letter_x 0.080078125
+        0x5f29, // letter_x 0.05921936
         0x0000, // letter_y 0.0
-        0x86cb, // letter_z 1.8491211
-        0x7683, // indic2_runs 0.4534912
-        0x830e, // bengali_chars 1.3818359
-        0x8729, // gurmukhi_chars 1.8950195
-        0x8737, // gujarati_chars 1.9018555
-        0x8b6e, // odia_chars 2.8574219
-        0x835e, // tamil_chars 1.4208984
-        0x874b, // telugu_chars 1.9116211
-        0x8747, // kannada_chars 1.909668
-        0x8540, // malayalam_chars 1.65625
-        0x881c, // sinhala_chars 2.0273438
-        0x7de0, // digits_after_blank 0.8671875
-        0x5c6b, // bare_word_chars 0.04850769
-        0x4906, // latin_ext_a 0.008811951
+        0x8681, // letter_z 1.8129883
+        0x784b, // indic2_runs 0.51831055
+        0x82d3, // bengali_chars 1.3530273
+        0x86f8, // gurmukhi_chars 1.8710938
+        0x8707, // gujarati_chars 1.878418
+        0x8b54, // odia_chars 2.8320313
+        0x8327, // tamil_chars 1.394043
+        0x8715, // telugu_chars 1.8852539
+        0x8710, // kannada_chars 1.8828125
+        0x850b, // malayalam_chars 1.6303711
+        0x87fe, // sinhala_chars 1.9990234
+        0x7e05, // digits_after_blank 0.8762207
+        0x5cb0, // bare_word_chars 0.049560547
+        0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x991c, // cyrillic_ext 9.109375
-        0x72c0, // hebrew 0.3359375
+        0x98e9, // cyrillic_ext 8.910156
+        0x72de, // hebrew 0.3395996
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8a2b, // cyr_nonrussian 2.5419922
-        0x74c0, // ascii_21 0.3984375
-        0x713c, // ascii_22 0.28857422
-        0x7a24, // ascii_23 0.63378906
-        0x7acc, // ascii_24 0.6748047
-        0x7f2b, // ascii_25 0.94799805
-        0x837b, // ascii_26 1.4350586
-        0x72d3, // ascii_27 0.33825684
+        0x8a26, // cyr_nonrussian 2.5371094
+        0x74e9, // ascii_21 0.40344238
+        0x7170, // ascii_22 0.29492188
+        0x7a90, // ascii_23 0.66015625
+        0x7b46, // ascii_24 0.70458984
+        0x7f1c, // ascii_25 0.94433594
+        0x8363, // ascii_26 1.4233398
+        0x72ac, // ascii_27 0.3334961
         0x0000, // ascii_28 0.0
-        0x70b8, // ascii_29 0.27246094
+        0x70cc, // ascii_29 0.27490234
         0x0000, // ascii_2a 0.0
-        0x7d42, // ascii_2b 0.8286133
-        0x765b, // ascii_2c 0.4486084
-        0x7b6d, // ascii_2d 0.7141113
-        0x6bb9, // ascii_2e 0.1831665
-        0x715e, // ascii_2f 0.2927246
-        0x7507, // ascii_3a 0.4071045
+        0x7d05, // ascii_2b 0.8137207
+        0x763f, // ascii_2c 0.44519043
+        0x7b86, // ascii_2d 0.72021484
+        0x6bf9, // ascii_2e 0.18707275
+        0x7146, // ascii_2f 0.28979492
+        0x752f, // ascii_3a 0.4119873
         0x0000, // ascii_3b 0.0
-        0x79c6, // ascii_3c 0.61083984
-        0x75dc, // ascii_3d 0.43310547
-        0x6874, // ascii_3e 0.13208008
-        0x81fa, // ascii_3f 1.2470703
-        0x830d, // ascii_40 1.3813477
-        0x7c40, // ascii_5b 0.765625
-        0x7f47, // ascii_5c 0.954834
+        0x7a73, // ascii_3c 0.6530762
+        0x75c6, // ascii_3d 0.43041992
+        0x6330, // ascii_3e 0.087402344
+        0x81fe, // ascii_3f 1.2490234
+        0x82f5, // ascii_40 1.3696289
+        0x7c37, // ascii_5b 0.76342773
+        0x7f03, // ascii_5c 0.9382324
         0x0000, // ascii_5d 0.0
-        0x8957, // ascii_5e 2.334961
+        0x8982, // ascii_5e 2.3769531
         0x0000, // ascii_5f 0.0
-        0x743c, // ascii_60 0.38232422
-        0x733e, // ascii_7b 0.35131836
-        0x7b7f, // ascii_7c 0.71850586
-        0x6f2e, // ascii_7d 0.23718262
-        0x89d6, // ascii_7e 2.4589844
-        0x6d27, // upper_a 0.20550537
-        0x6cad, // upper_b 0.19805908
+        0x73d9, // ascii_60 0.37023926
+        0x71b9, // ascii_7b 0.303833
+        0x7bc5, // ascii_7c 0.7355957
+        0x6e6d, // ascii_7d 0.22540283
+        0x8abf, // ascii_7e 2.6865234
+        0x6dd7, // upper_a 0.21624756
+        0x6a19, // upper_b 0.15777588
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x75aa, // upper_g 0.42700195
+        0x73dd, // upper_g 0.37072754
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x8b5a, // upper_j 2.8378906
-        0x81e2, // upper_k 1.2353516
+        0x8ab1, // upper_j 2.6728516
+        0x81cf, // upper_k 1.2260742
         0x0000, // upper_l 0.0
-        0x6caf, // upper_m 0.19818115
+        0x70c4, // upper_m 0.27392578
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x71aa, // upper_p 0.30200195
-        0x82e8, // upper_q 1.3632813
+        0x714c, // upper_p 0.29052734
+        0x8288, // upper_q 1.3164063
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x746c, // upper_v 0.3881836
+        0x7329, // upper_v 0.34875488
         0x0000, // upper_w 0.0
-        0x4316, // upper_x 0.0054130554
+        0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
-        0x55d8, // upper_z 0.027038574
+        0x0000, // upper_z 0.0
     ],
     // llama3
     [
         0x0000, // bias 0.0
-        0x77ab, // latin_runs 0.48962402
+        0x7824, // latin_runs 0.50878906
         0x0000, // latin_chars 0.0
-        0x7516, // latin_nonascii 0.40893555
+        0x7469, // latin_nonascii 0.38781738
         0x0000, // latin_case_splits 0.0
-        0x5a5a, // latin_long 0.04043579
+        0x623f, // latin_long 0.08004761
         0x0000, // latin_caps_runs 0.0
-        0x7b3c, // cyr_runs 0.70214844
-        0x6d6f, // cyr_chars 0.2098999
-        0x6a9d, // greek_runs 0.16583252
-        0x7489, // greek_chars 0.39172363
+        0x7aa9, // cyr_runs 0.66625977
+        0x6db6, // cyr_chars 0.2142334
+        0x67d3, // greek_runs 0.12362671
+        0x74b6, // greek_chars 0.3972168
         0x0000, // arabic_runs 0.0
-        0x7573, // arabic_chars 0.4202881
-        0x7c6a, // indic_runs 0.7758789
-        0x761c, // indic_chars 0.44091797
-        0x894f, // sea_runs 2.3271484
-        0x7278, // sea_chars 0.32714844
-        0x9c19, // other_runs 12.097656
+        0x7559, // arabic_chars 0.41711426
+        0x7c53, // indic_runs 0.7702637
+        0x7611, // indic_chars 0.4395752
+        0x8915, // sea_runs 2.2705078
+        0x7286, // sea_chars 0.32885742
+        0x9c0f, // other_runs 12.058594
         0x0000, // other_chars 0.0
-        0x7b4b, // han_chars 0.70581055
-        0x7a8c, // han_runs 0.6591797
-        0x77f7, // kana_chars 0.49890137
-        0x7210, // kana_runs 0.31445313
-        0x72b5, // hangul_chars 0.33459473
-        0x823f, // hangul_runs 1.2807617
-        0x7b00, // cjk_punct 0.6875
-        0x5efb, // digits 0.058517456
-        0x780f, // digit_runs 0.5036621
-        0x7d12, // digit_groups3 0.81689453
+        0x7b4c, // han_chars 0.7060547
+        0x7a30, // han_runs 0.63671875
+        0x77f8, // kana_chars 0.49902344
+        0x723a, // kana_runs 0.31958008
+        0x72bb, // hangul_chars 0.33532715
+        0x821d, // hangul_runs 1.2641602
+        0x7b67, // cjk_punct 0.7126465
+        0x5de8, // digits 0.05432129
+        0x77a5, // digit_runs 0.4888916
+        0x7d49, // digit_groups3 0.83032227
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x83c3, // sym2 1.4702148
+        0x81a0, // sym2 1.203125
         0x0000, // sym3 0.0
-        0xabe1, // sym4 47.515625
-        0x8cc6, // emoji 3.1933594
-        0x80bd, // emoji_mods 1.0922852
-        0x560d, // spaces_single 0.027442932
-        0x7d9b, // ws_runs 0.8503418
+        0xa9ca, // sym4 39.15625
+        0x8cc8, // emoji 3.1953125
+        0x80be, // emoji_mods 1.0927734
+        0x5a6b, // spaces_single 0.04069519
+        0x7d6f, // ws_runs 0.8395996
         0x0000, // ws_run_chars 0.0
-        0x7f25, // nl_runs 0.9465332
+        0x7f59, // nl_runs 0.9592285
         0x0000, // nl_chars 0.0
-        0x6999, // tabs 0.14996338
-        0x750f, // rep_runs 0.40808105
+        0x6941, // tabs 0.14459229
+        0x7457, // rep_runs 0.38562012
         0x0000, // rep_chars 0.0
-        0x5cc2, // b64_chars 0.049835205
+        0x5fe0, // b64_chars 0.06201172
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x81a2, // other_ws 1.2041016
+        0x818e, // other_ws 1.1943359
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x67b3, // punct_single 0.12265015
+        0x6817, // punct_single 0.12640381
         0x0000, // nonlatin_long 0.0
-        0x7db6, // caps_then_lower 0.8569336
+        0x7dcb, // caps_then_lower 0.86206055
         0x0000, // mixed_alnum_chars 0.0
-        0x0000, // backslash_words 0.0
-        0x884d, // rep_alpha_runs 2.0751953
+        0x66b5, // backslash_words 0.11489868
+        0x873f, // rep_alpha_runs 1.9057617
         0x0000, // rep_alpha_chars 0.0
-        0x8dae, // rep_wide_runs 3.4199219
-        0x6917, // rep_wide_chars 0.14202881
-        0x4988, // ws_long 0.009307861
-        0x75b1, // letter_a 0.42785645
+        0x8d93, // rep_wide_runs 3.3935547
+        0x695b, // rep_wide_chars 0.1461792
+        0x497c, // ws_long 0.009262085
+        0x7558, // letter_a 0.4169922
         0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x692d, // letter_d 0.14337158
-        0x6ac5, // letter_e 0.16827393
+        0x6878, // letter_d 0.13232422
+        0x69f6, // letter_e 0.15563965
         0x0000, // letter_f 0.0
-        0x65f9, // letter_g 0.10916138
+        0x6605, // letter_g 0.10952759
         0x0000, // letter_h 0.0
-        0x6c02, // letter_i 0.18762207
-        0x7d50, // letter_j 0.83203125
+        0x6af8, // letter_i 0.17138672
+        0x7cd7, // letter_j 0.80249023
         0x792d, // letter_k 0.5734863
-        0x62f7, // letter_l 0.08566284
-        0x7081, // letter_m 0.26574707
-        0x678f, // letter_n 0.12155151
-        0x6daf, // letter_o 0.21380615
-        0x0000, // letter_p 0.0
-        0x789f, // letter_q 0.53881836
-        0x60d3, // letter_r 0.06893921
+        0x6211, // letter_l 0.0786438
+        0x7059, // letter_m 0.26086426
+        0x667b, // letter_n 0.11312866
+        0x6cb3, // letter_o 0.1984253
+        0x3948, // letter_p 0.0022659302
+        0x7a22, // letter_q 0.6333008
+        0x5c77, // letter_r 0.048690796
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x73c7, // letter_u 0.368042
-        0x61d5, // letter_v 0.076812744
+        0x7356, // letter_u 0.35424805
+        0x62fc, // letter_v 0.08581543
         0x0000, // letter_w 0.0
-        0x608d, // letter_x 0.06680298
+        0x5d76, // letter_x 0.052581787
         0x0000, // letter_y 0.0
-        0x892c, // letter_z 2.2929688
-        0x767c, // indic2_runs 0.45263672
-        0x82fb, // bengali_chars 1.3725586
-        0x870b, // gurmukhi_chars 1.8803711
-        0x872f, // gujarati_chars 1.8979492
-        0x8b41, // odia_chars 2.8134766
-        0x838c, // tamil_chars 1.4433594
-        0x8759, // telugu_chars 1.918457
-        0x8766, // kannada_chars 1.9248047
-        0x8566, // malayalam_chars 1.6748047
+        0x890b, // letter_z 2.2607422
+        0x74e3, // indic2_runs 0.40270996
+        0x830b, // bengali_chars 1.3803711
+        0x871c, // gurmukhi_chars 1.8886719
+        0x873e, // gujarati_chars 1.9052734
+        0x8b47, // odia_chars 2.819336
+        0x8396, // tamil_chars 1.4482422
+        0x8763, // telugu_chars 1.9233398
+        0x8770, // kannada_chars 1.9296875
+        0x855b, // malayalam_chars 1.6694336
         0x8813, // sinhala_chars 2.0185547
-        0x7ee4, // digits_after_blank 0.93066406
-        0x6121, // bare_word_chars 0.07131958
+        0x7ec6, // digits_after_blank 0.92333984
+        0x6126, // bare_word_chars 0.07147217
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x9b83, // cyrillic_ext 11.511719
+        0x9b48, // cyrillic_ext 11.28125
         0x7c1d, // hebrew 0.7570801
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x726a, // cyr_nonrussian 0.32543945
-        0x5e49, // ascii_21 0.05580139
-        0x706a, // ascii_22 0.26293945
-        0x7a08, // ascii_23 0.6269531
-        0x79f9, // ascii_24 0.623291
-        0x8121, // ascii_25 1.1411133
-        0x83d1, // ascii_26 1.4770508
-        0x71bb, // ascii_27 0.30407715
-        0x67ab, // ascii_28 0.122406006
-        0x6f61, // ascii_29 0.24029541
+        0x7272, // cyr_nonrussian 0.32641602
+        0x6160, // ascii_21 0.07324219
+        0x70ba, // ascii_22 0.27270508
+        0x7a3d, // ascii_23 0.6398926
+        0x7a8b, // ascii_24 0.65893555
+        0x80f7, // ascii_25 1.1206055
+        0x83d5, // ascii_26 1.4790039
+        0x71f6, // ascii_27 0.3112793
+        0x68b6, // ascii_28 0.1361084
+        0x6f3c, // ascii_29 0.23803711
         0x0000, // ascii_2a 0.0
-        0x7edf, // ascii_2b 0.92944336
-        0x779f, // ascii_2c 0.48815918
-        0x7c47, // ascii_2d 0.767334
-        0x6c44, // ascii_2e 0.19165039
-        0x70df, // ascii_2f 0.27722168
-        0x759c, // ascii_3a 0.42529297
+        0x7e82, // ascii_2b 0.9067383
+        0x77ae, // ascii_2c 0.48999023
+        0x7c5f, // ascii_2d 0.77319336
+        0x6c1e, // ascii_2e 0.18933105
+        0x70aa, // ascii_2f 0.27075195
+        0x75c8, // ascii_3a 0.43066406
         0x0000, // ascii_3b 0.0
-        0x78e1, // ascii_3c 0.55493164
-        0x77bf, // ascii_3d 0.49206543
-        0x6ae2, // ascii_3e 0.17004395
-        0x7ee3, // ascii_3f 0.9304199
-        0x81a6, // ascii_40 1.2060547
-        0x7c9d, // ascii_5b 0.7883301
-        0x80eb, // ascii_5c 1.1147461
+        0x7a15, // ascii_3c 0.63012695
+        0x7789, // ascii_3d 0.48547363
+        0x6452, // ascii_3e 0.09625244
+        0x7dca, // ascii_3f 0.8618164
+        0x81d4, // ascii_40 1.2285156
+        0x7c64, // ascii_5b 0.77441406
+        0x8047, // ascii_5c 1.034668
         0x0000, // ascii_5d 0.0
-        0x88aa, // ascii_5e 2.1660156
+        0x88d7, // ascii_5e 2.209961
         0x0000, // ascii_5f 0.0
-        0x739e, // ascii_60 0.3630371
-        0x7245, // ascii_7b 0.32092285
-        0x7c77, // ascii_7c 0.77905273
+        0x72d4, // ascii_60 0.3383789
+        0x6f69, // ascii_7b 0.24078369
+        0x7c91, // ascii_7c 0.7854004
         0x0000, // ascii_7d 0.0
-        0x87cd, // ascii_7e 1.9750977
-        0x6588, // upper_a 0.10571289
-        0x6e55, // upper_b 0.22393799
+        0x87d9, // ascii_7e 1.980957
+        0x67dc, // upper_a 0.12390137
+        0x6b5f, // upper_b 0.17767334
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x6f22, // upper_g 0.2364502
+        0x6ba7, // upper_g 0.18206787
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x8a2e, // upper_j 2.5449219
-        0x8468, // upper_k 1.5507813
+        0x89d3, // upper_j 2.4560547
+        0x844f, // upper_k 1.5385742
         0x0000, // upper_l 0.0
-        0x68be, // upper_m 0.13659668
+        0x697c, // upper_m 0.14819336
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7690, // upper_p 0.45507813
-        0x8119, // upper_q 1.137207
+        0x7728, // upper_p 0.4736328
+        0x8164, // upper_q 1.1738281
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x7492, // upper_v 0.39282227
-        0x786b, // upper_w 0.52612305
+        0x7293, // upper_v 0.33044434
+        0x74c3, // upper_w 0.3988037
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
@@ -518,1008 +518,1008 @@ pub(crate) const RATE_CODES: [[u16; 165]; 9] = [
     // qwen3
     [
         0x0000, // bias 0.0
-        0x75b7, // latin_runs 0.42858887
+        0x7696, // latin_runs 0.45581055
         0x0000, // latin_chars 0.0
-        0x7724, // latin_nonascii 0.47314453
+        0x768e, // latin_nonascii 0.45483398
         0x0000, // latin_case_splits 0.0
-        0x5dbf, // latin_long 0.05369568
+        0x63fe, // latin_long 0.093688965
         0x0000, // latin_caps_runs 0.0
-        0x8070, // cyr_runs 1.0546875
-        0x6aed, // cyr_chars 0.17071533
-        0x7a57, // greek_runs 0.64624023
-        0x7e0e, // greek_chars 0.87841797
-        0x624c, // arabic_runs 0.080444336
-        0x75c8, // arabic_chars 0.43066406
-        0x8137, // indic_runs 1.1518555
-        0x7d97, // indic_chars 0.84936523
-        0x8eaf, // sea_runs 3.6708984
-        0x70fe, // sea_chars 0.28100586
-        0x857a, // other_runs 1.6845703
-        0x7bff, // other_chars 0.74975586
-        0x783c, // han_chars 0.51464844
-        0x8106, // han_runs 1.1279297
-        0x7577, // kana_chars 0.42077637
-        0x7556, // kana_runs 0.41674805
-        0x7425, // hangul_chars 0.3795166
-        0x831c, // hangul_runs 1.3886719
-        0x789e, // cjk_punct 0.5385742
-        0x7ff7, // digits 0.99780273
-        0x766e, // digit_runs 0.45092773
+        0x802b, // cyr_runs 1.0209961
+        0x6b66, // cyr_chars 0.17810059
+        0x79ad, // greek_runs 0.6047363
+        0x7e32, // greek_chars 0.88720703
+        0x6500, // arabic_runs 0.1015625
+        0x7585, // arabic_chars 0.42248535
+        0x8175, // indic_runs 1.1821289
+        0x7d60, // indic_chars 0.8359375
+        0x8d83, // sea_runs 3.3779297
+        0x71b1, // sea_chars 0.30285645
+        0x945d, // other_runs 6.1816406
+        0x0000, // other_chars 0.0
+        0x784a, // han_chars 0.5180664
+        0x80cc, // han_runs 1.0996094
+        0x7572, // kana_chars 0.42016602
+        0x75cb, // kana_runs 0.43103027
+        0x73f8, // hangul_chars 0.37402344
+        0x832d, // hangul_runs 1.3969727
+        0x78e0, // cjk_punct 0.5546875
+        0x7ff8, // digits 0.9980469
+        0x761a, // digit_runs 0.44067383
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x87a3, // sym2 1.9545898
-        0x813b, // sym3 1.1538086
-        0xa1c8, // sym4 19.5625
-        0x8228, // emoji 1.2695313
-        0x8131, // emoji_mods 1.1489258
-        0x5f37, // spaces_single 0.059432983
-        0x7e3b, // ws_runs 0.8894043
+        0x87e4, // sym2 1.9863281
+        0x8159, // sym3 1.168457
+        0xa13c, // sym4 18.46875
+        0x8225, // emoji 1.2680664
+        0x8134, // emoji_mods 1.1503906
+        0x606d, // spaces_single 0.065826416
+        0x7e33, // ws_runs 0.8874512
         0x0000, // ws_run_chars 0.0
-        0x7bf5, // nl_runs 0.74731445
-        0x55cd, // nl_chars 0.02695465
-        0x6acb, // tabs 0.16864014
-        0x7cd1, // rep_runs 0.8010254
+        0x7bfc, // nl_runs 0.74902344
+        0x54bf, // nl_chars 0.024894714
+        0x6a7d, // tabs 0.1638794
+        0x7b17, // rep_runs 0.69311523
         0x0000, // rep_chars 0.0
-        0x6082, // b64_chars 0.066467285
+        0x61d2, // b64_chars 0.07672119
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7f66, // other_ws 0.96240234
+        0x7ecb, // other_ws 0.92456055
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6ac1, // punct_single 0.16802979
-        0x683d, // nonlatin_long 0.12872314
-        0x7d67, // caps_then_lower 0.8376465
+        0x6b5c, // punct_single 0.17749023
+        0x6521, // nonlatin_long 0.10256958
+        0x7ec8, // caps_then_lower 0.9238281
         0x0000, // mixed_alnum_chars 0.0
-        0x71e7, // backslash_words 0.30944824
-        0x88bf, // rep_alpha_runs 2.1865234
+        0x771a, // backslash_words 0.47192383
+        0x880f, // rep_alpha_runs 2.0146484
         0x0000, // rep_alpha_chars 0.0
-        0x93b4, // rep_wide_runs 5.8515625
-        0x60bd, // rep_wide_chars 0.06826782
-        0x4a84, // ws_long 0.010269165
-        0x7521, // letter_a 0.41027832
-        0x5069, // letter_b 0.016426086
+        0x9396, // rep_wide_runs 5.7929688
+        0x613a, // rep_wide_chars 0.07208252
+        0x4a49, // ws_long 0.010044098
+        0x74e2, // letter_a 0.4025879
+        0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x6def, // letter_d 0.2177124
-        0x6c5f, // letter_e 0.19329834
+        0x6d3c, // letter_d 0.20678711
+        0x6b39, // letter_e 0.175354
         0x0000, // letter_f 0.0
-        0x46ea, // letter_g 0.007282257
+        0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x690b, // letter_i 0.14129639
-        0x7d7d, // letter_j 0.8430176
-        0x7c6f, // letter_k 0.7770996
-        0x6854, // letter_l 0.13012695
-        0x718e, // letter_m 0.29858398
-        0x689d, // letter_n 0.13458252
-        0x6c90, // letter_o 0.19628906
-        0x5637, // letter_p 0.027763367
-        0x75c7, // letter_q 0.430542
-        0x65e5, // letter_r 0.108551025
+        0x6818, // letter_i 0.12646484
+        0x7dff, // letter_j 0.87475586
+        0x7c66, // letter_k 0.77490234
+        0x66a1, // letter_l 0.11428833
+        0x718a, // letter_m 0.2980957
+        0x682c, // letter_n 0.12768555
+        0x6b3c, // letter_o 0.17553711
+        0x543a, // letter_p 0.023880005
+        0x763d, // letter_q 0.4449463
+        0x63b6, // letter_r 0.0914917
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x722b, // letter_u 0.31774902
-        0x75c8, // letter_v 0.43066406
+        0x71d6, // letter_u 0.30737305
+        0x75d6, // letter_v 0.43237305
         0x0000, // letter_w 0.0
-        0x63d2, // letter_x 0.09234619
+        0x6380, // letter_x 0.08984375
         0x0000, // letter_y 0.0
-        0x879f, // letter_z 1.9526367
-        0x8044, // indic2_runs 1.0332031
-        0x8074, // bengali_chars 1.0566406
-        0x84d6, // gurmukhi_chars 1.6044922
-        0x845b, // gujarati_chars 1.5444336
-        0x886b, // odia_chars 2.1044922
-        0x8079, // tamil_chars 1.059082
-        0x8446, // telugu_chars 1.5341797
-        0x8301, // kannada_chars 1.3754883
-        0x8236, // malayalam_chars 1.2763672
-        0x8358, // sinhala_chars 1.4179688
-        0x7d52, // digits_after_blank 0.83251953
-        0x5ea8, // bare_word_chars 0.057250977
-        0x73cd, // latin_ext_a 0.3687744
+        0x874e, // letter_z 1.9130859
+        0x80f7, // indic2_runs 1.1206055
+        0x803e, // bengali_chars 1.0302734
+        0x84a2, // gurmukhi_chars 1.5791016
+        0x8428, // gujarati_chars 1.5195313
+        0x8853, // odia_chars 2.0810547
+        0x804b, // tamil_chars 1.0366211
+        0x8416, // telugu_chars 1.5107422
+        0x82d4, // kannada_chars 1.3535156
+        0x81eb, // malayalam_chars 1.2397461
+        0x8305, // sinhala_chars 1.3774414
+        0x7d51, // digits_after_blank 0.8322754
+        0x5ec6, // bare_word_chars 0.05770874
+        0x72f0, // latin_ext_a 0.34179688
         0x0000, // latin_ext_b 0.0
-        0x93bd, // cyrillic_ext 5.8691406
+        0x9346, // cyrillic_ext 5.6367188
         0x0000, // hebrew 0.0
-        0x82ff, // arabic_ext 1.3745117
+        0x82a0, // arabic_ext 1.328125
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8a3f, // cyr_nonrussian 2.5615234
-        0x7224, // ascii_21 0.31689453
-        0x719d, // ascii_22 0.30041504
-        0x79b3, // ascii_23 0.6062012
-        0x7cde, // ascii_24 0.8041992
-        0x803f, // ascii_25 1.0307617
-        0x85af, // ascii_26 1.7104492
-        0x746e, // ascii_27 0.38842773
+        0x8a36, // cyr_nonrussian 2.5527344
+        0x717f, // ascii_21 0.29675293
+        0x71b8, // ascii_22 0.30371094
+        0x7a3e, // ascii_23 0.6401367
+        0x7d39, // ascii_24 0.826416
+        0x7ffd, // ascii_25 0.9992676
+        0x85a1, // ascii_26 1.7036133
+        0x74ef, // ascii_27 0.4041748
         0x0000, // ascii_28 0.0
-        0x7235, // ascii_29 0.31896973
+        0x71cb, // ascii_29 0.30603027
         0x0000, // ascii_2a 0.0
-        0x8074, // ascii_2b 1.0566406
-        0x7754, // ascii_2c 0.4790039
-        0x7caf, // ascii_2d 0.7927246
-        0x641e, // ascii_2e 0.09466553
-        0x7143, // ascii_2f 0.2894287
-        0x7622, // ascii_3a 0.4416504
+        0x8058, // ascii_2b 1.0429688
+        0x76f4, // ascii_2c 0.46728516
+        0x7ca6, // ascii_2d 0.79052734
+        0x642e, // ascii_2e 0.09515381
+        0x70f1, // ascii_2f 0.27941895
+        0x7642, // ascii_3a 0.44555664
         0x0000, // ascii_3b 0.0
-        0x7c8c, // ascii_3c 0.7841797
-        0x74ad, // ascii_3d 0.39611816
+        0x7c5e, // ascii_3c 0.7729492
+        0x749a, // ascii_3d 0.39379883
         0x0000, // ascii_3e 0.0
-        0x80cf, // ascii_3f 1.1010742
-        0x812c, // ascii_40 1.1464844
-        0x79a3, // ascii_5b 0.6022949
-        0x7f44, // ascii_5c 0.95410156
+        0x80cc, // ascii_3f 1.0996094
+        0x8128, // ascii_40 1.1445313
+        0x79d1, // ascii_5b 0.6135254
+        0x7dbb, // ascii_5c 0.8581543
         0x0000, // ascii_5d 0.0
-        0x895e, // ascii_5e 2.3417969
+        0x8994, // ascii_5e 2.3945313
         0x0000, // ascii_5f 0.0
-        0x72ab, // ascii_60 0.33337402
-        0x6e9b, // ascii_7b 0.22821045
-        0x7d1d, // ascii_7c 0.8195801
-        0x5aaa, // ascii_7d 0.041656494
-        0x839d, // ascii_7e 1.4516602
-        0x6964, // upper_a 0.14672852
-        0x7347, // upper_b 0.352417
+        0x72ae, // ascii_60 0.33374023
+        0x6856, // ascii_7b 0.13024902
+        0x7d24, // ascii_7c 0.82128906
+        0x6150, // ascii_7d 0.072753906
+        0x8419, // ascii_7e 1.512207
+        0x68d8, // upper_a 0.1381836
+        0x7206, // upper_b 0.31323242
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x71ac, // upper_g 0.3022461
+        0x7121, // upper_g 0.28527832
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x892c, // upper_j 2.2929688
-        0x82f5, // upper_k 1.3696289
+        0x885c, // upper_j 2.0898438
+        0x8334, // upper_k 1.4003906
         0x0000, // upper_l 0.0
-        0x5a8f, // upper_m 0.041244507
+        0x674f, // upper_m 0.11959839
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x73dd, // upper_p 0.37072754
-        0x7ff7, // upper_q 0.99780273
+        0x73d4, // upper_p 0.3696289
+        0x802f, // upper_q 1.0229492
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x6c91, // upper_v 0.1963501
+        0x69b0, // upper_v 0.15136719
         0x0000, // upper_w 0.0
-        0x63e7, // upper_x 0.09298706
+        0x5101, // upper_x 0.017585754
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
     ],
     // deepseek-v3
     [
         0x0000, // bias 0.0
-        0x7895, // latin_runs 0.53637695
+        0x78d7, // latin_runs 0.55249023
         0x0000, // latin_chars 0.0
-        0x8004, // latin_nonascii 1.0019531
+        0x7ff3, // latin_nonascii 0.9968262
         0x0000, // latin_case_splits 0.0
-        0x6166, // latin_long 0.07342529
+        0x64d1, // latin_long 0.100128174
         0x0000, // latin_caps_runs 0.0
-        0x81bb, // cyr_runs 1.2163086
-        0x67bb, // cyr_chars 0.12289429
-        0x73bb, // greek_runs 0.36657715
-        0x76a0, // greek_chars 0.45703125
-        0x68bd, // arabic_runs 0.13653564
-        0x7531, // arabic_chars 0.41223145
-        0x6bff, // indic_runs 0.18743896
-        0x7a69, // indic_chars 0.65063477
-        0x8dbd, // sea_runs 3.4345703
-        0x69d0, // sea_chars 0.15332031
-        0x8e16, // other_runs 3.5214844
+        0x81c9, // cyr_runs 1.2231445
+        0x679b, // cyr_chars 0.121917725
+        0x736a, // greek_runs 0.35668945
+        0x76ad, // greek_chars 0.45861816
+        0x62f4, // arabic_runs 0.08557129
+        0x7572, // arabic_chars 0.42016602
+        0x6b79, // indic_runs 0.17926025
+        0x7a6e, // indic_chars 0.65185547
+        0x8da1, // sea_runs 3.4072266
+        0x69e7, // sea_chars 0.15472412
+        0x8e05, // other_runs 3.5048828
         0x0000, // other_chars 0.0
-        0x7810, // han_chars 0.50390625
-        0x7bf2, // han_runs 0.74658203
-        0x78e1, // kana_chars 0.55493164
-        0x6708, // kana_runs 0.11743164
-        0x7273, // hangul_chars 0.3265381
-        0x84cf, // hangul_runs 1.6010742
-        0x771f, // cjk_punct 0.47253418
+        0x77e5, // han_chars 0.4967041
+        0x7c9d, // han_runs 0.7883301
+        0x78f3, // kana_chars 0.5593262
+        0x625d, // kana_runs 0.080963135
+        0x724d, // hangul_chars 0.3218994
+        0x84e0, // hangul_runs 1.609375
+        0x7724, // cjk_punct 0.47314453
         0x0000, // digits 0.0
-        0x750c, // digit_runs 0.40771484
-        0x7fd7, // digit_groups3 0.98999023
+        0x74fd, // digit_runs 0.4058838
+        0x7fd6, // digit_groups3 0.9897461
         0x0000, // punct 0.0
-        0x565a, // punct_runs 0.028030396
-        0x84dc, // sym2 1.6074219
-        0x7f61, // sym3 0.96118164
-        0xaaf6, // sym4 43.84375
-        0x88e5, // emoji 2.2236328
-        0x7f31, // emoji_mods 0.9494629
+        0x297d, // punct_runs 0.0005791187
+        0x849b, // sym2 1.5756836
+        0x7fa9, // sym3 0.97875977
+        0xa982, // sym4 38.03125
+        0x88ef, // emoji 2.2333984
+        0x7f13, // emoji_mods 0.9421387
         0x0000, // spaces_single 0.0
-        0x7df7, // ws_runs 0.87280273
+        0x7dff, // ws_runs 0.87475586
         0x0000, // ws_run_chars 0.0
-        0x7d4f, // nl_runs 0.8317871
+        0x7d66, // nl_runs 0.83740234
         0x0000, // nl_chars 0.0
-        0x708c, // tabs 0.26708984
-        0x8248, // rep_runs 1.2851563
-        0x0c22, // rep_chars 4.6283007e-5
-        0x6173, // b64_chars 0.07382202
+        0x707c, // tabs 0.26513672
+        0x8253, // rep_runs 1.2905273
+        0x0000, // rep_chars 0.0
+        0x6587, // b64_chars 0.10568237
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x74fb, // other_ws 0.40563965
+        0x7459, // other_ws 0.38586426
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6484, // word_after_punct 0.09777832
-        0x6d7d, // punct_single 0.2107544
+        0x632b, // word_after_punct 0.087249756
+        0x6eff, // punct_single 0.23431396
         0x0000, // nonlatin_long 0.0
-        0x7227, // caps_then_lower 0.31726074
-        0x0000, // mixed_alnum_chars 0.0
+        0x6e13, // caps_then_lower 0.21990967
+        0x4995, // mixed_alnum_chars 0.009357452
         0x0000, // backslash_words 0.0
-        0x4953, // rep_alpha_runs 0.009105682
-        0x7452, // rep_alpha_chars 0.38500977
-        0x92b3, // rep_wide_runs 5.3496094
-        0x5286, // rep_wide_chars 0.020553589
-        0x4b88, // ws_long 0.011260986
-        0x70f6, // letter_a 0.2800293
-        0x63fe, // letter_b 0.093688965
+        0x0000, // rep_alpha_runs 0.0
+        0x71c7, // rep_alpha_chars 0.305542
+        0x9281, // rep_wide_runs 5.251953
+        0x5254, // rep_wide_chars 0.02017212
+        0x4b62, // ws_long 0.011116028
+        0x70ed, // letter_a 0.27893066
+        0x5fb6, // letter_b 0.06137085
         0x0000, // letter_c 0.0
-        0x714c, // letter_d 0.29052734
-        0x67ca, // letter_e 0.12335205
+        0x70fa, // letter_d 0.28051758
+        0x671d, // letter_e 0.11807251
         0x0000, // letter_f 0.0
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x6cc6, // letter_i 0.19958496
+        0x6c07, // letter_i 0.18792725
         0x0000, // letter_j 0.0
-        0x7911, // letter_k 0.5666504
-        0x71d7, // letter_l 0.30749512
-        0x6db7, // letter_m 0.21429443
-        0x686f, // letter_n 0.1317749
-        0x5a14, // letter_o 0.039367676
+        0x7942, // letter_k 0.5786133
+        0x71aa, // letter_l 0.30200195
+        0x6d40, // letter_m 0.20703125
+        0x67ae, // letter_n 0.12249756
+        0x5a37, // letter_o 0.039901733
         0x0000, // letter_p 0.0
-        0x7850, // letter_q 0.51953125
-        0x7140, // letter_r 0.2890625
-        0x5a71, // letter_s 0.040786743
+        0x774c, // letter_q 0.47802734
+        0x70f1, // letter_r 0.27941895
+        0x58ab, // letter_s 0.033859253
         0x0000, // letter_t 0.0
-        0x636d, // letter_u 0.089263916
+        0x62fd, // letter_u 0.08584595
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
-        0x5738, // letter_x 0.029724121
+        0x0000, // letter_x 0.0
         0x0000, // letter_y 0.0
-        0x81a5, // letter_z 1.2055664
+        0x8188, // letter_z 1.1914063
         0x0000, // indic2_runs 0.0
-        0x77bd, // bengali_chars 0.4918213
+        0x77aa, // bengali_chars 0.48950195
         0x810b, // gurmukhi_chars 1.1303711
-        0x8022, // gujarati_chars 1.0166016
-        0x8278, // odia_chars 1.3085938
-        0x78c3, // tamil_chars 0.5476074
-        0x7d97, // telugu_chars 0.84936523
-        0x7d15, // kannada_chars 0.81762695
-        0x7ddc, // malayalam_chars 0.86621094
-        0x80b4, // sinhala_chars 1.0878906
-        0x7d00, // digits_after_blank 0.8125
-        0x6724, // bare_word_chars 0.11828613
-        0x789e, // latin_ext_a 0.5385742
+        0x8020, // gujarati_chars 1.015625
+        0x8276, // odia_chars 1.3076172
+        0x78be, // tamil_chars 0.5463867
+        0x7d94, // telugu_chars 0.8486328
+        0x7d14, // kannada_chars 0.8173828
+        0x7dbf, // malayalam_chars 0.85913086
+        0x80aa, // sinhala_chars 1.0830078
+        0x7d25, // digits_after_blank 0.8215332
+        0x6710, // bare_word_chars 0.11767578
+        0x779f, // latin_ext_a 0.48815918
         0x0000, // latin_ext_b 0.0
-        0x96b1, // cyrillic_ext 7.345703
-        0x662d, // hebrew 0.11074829
+        0x9676, // cyrillic_ext 7.2304688
+        0x6692, // hebrew 0.11383057
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x86de, // cyr_nonrussian 1.8583984
-        0x808d, // ascii_21 1.0688477
-        0x7151, // ascii_22 0.2911377
-        0x76e8, // ascii_23 0.4658203
-        0x803d, // ascii_24 1.0297852
-        0x7d4f, // ascii_25 0.8317871
-        0x8816, // ascii_26 2.0214844
-        0x73f5, // ascii_27 0.37365723
+        0x86dd, // cyr_nonrussian 1.8579102
+        0x802c, // ascii_21 1.0214844
+        0x7193, // ascii_22 0.29919434
+        0x77ee, // ascii_23 0.49780273
+        0x805a, // ascii_24 1.0439453
+        0x7d8a, // ascii_25 0.8461914
+        0x8802, // ascii_26 2.0019531
+        0x73ec, // ascii_27 0.3725586
         0x0000, // ascii_28 0.0
-        0x6ea3, // ascii_29 0.22869873
-        0x60b6, // ascii_2a 0.0680542
-        0x7b6e, // ascii_2b 0.71435547
-        0x74be, // ascii_2c 0.39819336
-        0x7ac7, // ascii_2d 0.673584
-        0x6b00, // ascii_2e 0.171875
-        0x7301, // ascii_2f 0.34387207
-        0x7809, // ascii_3a 0.50219727
+        0x7081, // ascii_29 0.26574707
+        0x6196, // ascii_2a 0.07489014
+        0x7b36, // ascii_2b 0.7006836
+        0x74e3, // ascii_2c 0.40270996
+        0x7ae5, // ascii_2d 0.6809082
+        0x6b83, // ascii_2e 0.1798706
+        0x7377, // ascii_2f 0.35827637
+        0x7840, // ascii_3a 0.515625
         0x0000, // ascii_3b 0.0
-        0x7388, // ascii_3c 0.36035156
-        0x736d, // ascii_3d 0.35705566
-        0x715b, // ascii_3e 0.2923584
-        0x803b, // ascii_3f 1.0288086
-        0x8472, // ascii_40 1.5556641
-        0x8121, // ascii_5b 1.1411133
-        0x7fa7, // ascii_5c 0.9782715
+        0x7368, // ascii_3c 0.3564453
+        0x7437, // ascii_3d 0.38171387
+        0x726d, // ascii_3e 0.32580566
+        0x809e, // ascii_3f 1.0771484
+        0x8499, // ascii_40 1.574707
+        0x813a, // ascii_5b 1.1533203
+        0x7fc3, // ascii_5c 0.9851074
         0x0000, // ascii_5d 0.0
-        0x87ac, // ascii_5e 1.9589844
-        0x6f7c, // ascii_5f 0.24194336
-        0x717a, // ascii_60 0.29614258
+        0x8762, // ascii_5e 1.9228516
+        0x70d0, // ascii_5f 0.27539063
+        0x713f, // ascii_60 0.28894043
         0x0000, // ascii_7b 0.0
-        0x7c64, // ascii_7c 0.77441406
-        0x7514, // ascii_7d 0.4086914
-        0x843c, // ascii_7e 1.5292969
-        0x6ab5, // upper_a 0.16729736
-        0x7530, // upper_b 0.41210938
+        0x7be8, // ascii_7c 0.7441406
+        0x74c9, // ascii_7d 0.39953613
+        0x84c8, // ascii_7e 1.5976563
+        0x6b98, // upper_a 0.18115234
+        0x7913, // upper_b 0.5671387
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7fc1, // upper_g 0.98461914
-        0x75be, // upper_h 0.42944336
+        0x7eba, // upper_g 0.92041016
+        0x74a2, // upper_h 0.3947754
         0x0000, // upper_i 0.0
-        0x8506, // upper_j 1.6279297
-        0x83a5, // upper_k 1.4555664
+        0x84cf, // upper_j 1.6010742
+        0x834b, // upper_k 1.4116211
         0x0000, // upper_l 0.0
-        0x6b74, // upper_m 0.17895508
+        0x70a6, // upper_m 0.27026367
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x79f2, // upper_p 0.62158203
-        0x8206, // upper_q 1.2529297
+        0x78c0, // upper_p 0.546875
+        0x81f8, // upper_q 1.2460938
         0x0000, // upper_r 0.0
-        0x62bc, // upper_s 0.083862305
+        0x5976, // upper_s 0.036956787
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x71cc, // upper_v 0.30615234
-        0x76d6, // upper_w 0.46362305
-        0x78b0, // upper_x 0.54296875
-        0x78af, // upper_y 0.5427246
-        0x7095, // upper_z 0.26818848
+        0x7169, // upper_v 0.29406738
+        0x7695, // upper_w 0.45568848
+        0x75a3, // upper_x 0.42614746
+        0x7ab8, // upper_y 0.6699219
+        0x6ae9, // upper_z 0.17047119
     ],
     // gemini
     [
         0x0000, // bias 0.0
-        0x7c87, // latin_runs 0.782959
+        0x7cd9, // latin_runs 0.8029785
         0x0000, // latin_chars 0.0
-        0x6724, // latin_nonascii 0.11828613
-        0x6833, // latin_case_splits 0.1281128
-        0x65ef, // latin_long 0.1088562
+        0x6635, // latin_nonascii 0.11099243
+        0x653b, // latin_case_splits 0.10336304
+        0x6875, // latin_long 0.13214111
         0x0000, // latin_caps_runs 0.0
-        0x7aac, // cyr_runs 0.6669922
-        0x6943, // cyr_chars 0.14471436
-        0x6f12, // greek_runs 0.23547363
-        0x745d, // greek_chars 0.38635254
+        0x7cb8, // cyr_runs 0.7949219
+        0x66cc, // cyr_chars 0.115600586
+        0x72c5, // greek_runs 0.33654785
+        0x7387, // greek_chars 0.3602295
         0x0000, // arabic_runs 0.0
-        0x741b, // arabic_chars 0.3782959
+        0x740a, // arabic_chars 0.3762207
         0x0000, // indic_runs 0.0
-        0x765e, // indic_chars 0.4489746
-        0x8384, // sea_runs 1.4394531
-        0x706a, // sea_chars 0.26293945
-        0x8f7a, // other_runs 3.8691406
+        0x7628, // indic_chars 0.4423828
+        0x8748, // sea_runs 1.9101563
+        0x6b69, // sea_chars 0.17828369
+        0x8f2c, // other_runs 3.7929688
         0x0000, // other_chars 0.0
-        0x791c, // han_chars 0.56933594
-        0x6654, // han_runs 0.11193848
-        0x6edb, // kana_chars 0.2321167
-        0x79ea, // kana_runs 0.6196289
-        0x7865, // hangul_chars 0.5246582
-        0x7cb5, // hangul_runs 0.79418945
-        0x8233, // cjk_punct 1.2749023
-        0x8001, // digits 1.0004883
-        0x6a0a, // digit_runs 0.15686035
+        0x790f, // han_chars 0.5661621
+        0x6839, // han_runs 0.128479
+        0x6fa9, // kana_chars 0.24468994
+        0x78f1, // kana_runs 0.5588379
+        0x7843, // hangul_chars 0.5163574
+        0x7d0f, // hangul_runs 0.8161621
+        0x8251, // cjk_punct 1.2895508
+        0x8004, // digits 1.0019531
+        0x68f7, // digit_runs 0.14007568
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x7029, // punct_runs 0.25500488
-        0x80f8, // sym2 1.1210938
-        0x6b6c, // sym3 0.1784668
-        0x99b9, // sym4 9.722656
-        0x8114, // emoji 1.1347656
-        0x75ea, // emoji_mods 0.43481445
+        0x7068, // punct_runs 0.2626953
+        0x8096, // sym2 1.0732422
+        0x6b90, // sym3 0.18066406
+        0x9a90, // sym4 10.5625
+        0x8101, // emoji 1.1254883
+        0x765f, // emoji_mods 0.44909668
         0x0000, // spaces_single 0.0
-        0x7f29, // ws_runs 0.94750977
+        0x7f36, // ws_runs 0.9506836
         0x0000, // ws_run_chars 0.0
-        0x81bb, // nl_runs 1.2163086
+        0x81a4, // nl_runs 1.2050781
         0x0000, // nl_chars 0.0
-        0x6635, // tabs 0.11099243
+        0x6772, // tabs 0.120666504
         0x0000, // rep_runs 0.0
-        0x5eca, // rep_chars 0.057769775
-        0x5ad1, // b64_chars 0.042251587
-        0x4f4e, // hex_chars 0.014945984
+        0x5eb0, // rep_chars 0.057373047
+        0x607c, // b64_chars 0.06628418
+        0x5111, // hex_chars 0.017707825
         0x0000, // control 0.0
-        0x7d62, // other_ws 0.8364258
+        0x7d0c, // other_ws 0.8154297
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6ab1, // word_after_punct 0.16705322
-        0x7058, // punct_single 0.2607422
-        0x0000, // nonlatin_long 0.0
-        0x7fc3, // caps_then_lower 0.9851074
-        0x0000, // mixed_alnum_chars 0.0
+        0x6953, // word_after_punct 0.14569092
+        0x7098, // punct_single 0.2685547
+        0x6298, // nonlatin_long 0.08276367
+        0x7f67, // caps_then_lower 0.9626465
+        0x4964, // mixed_alnum_chars 0.009170532
         0x0000, // backslash_words 0.0
-        0x877d, // rep_alpha_runs 1.9360352
-        0x6009, // rep_alpha_chars 0.06277466
-        0x8f5b, // rep_wide_runs 3.8388672
-        0x6921, // rep_wide_chars 0.14263916
-        0x5e20, // ws_long 0.05517578
-        0x5ed4, // letter_a 0.057922363
-        0x5071, // letter_b 0.016487122
+        0x7faf, // rep_alpha_runs 0.9802246
+        0x68f0, // rep_alpha_chars 0.13964844
+        0x8f18, // rep_wide_runs 3.7734375
+        0x693c, // rep_wide_chars 0.14428711
+        0x5e17, // ws_long 0.055038452
+        0x5d0c, // letter_a 0.050964355
+        0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x6668, // letter_d 0.11254883
-        0x5129, // letter_e 0.01789093
-        0x5323, // letter_f 0.021751404
+        0x6559, // letter_d 0.104278564
+        0x3cdb, // letter_e 0.0031385422
+        0x505c, // letter_f 0.016326904
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x58d1, // letter_i 0.034439087
-        0x7067, // letter_j 0.26257324
-        0x7574, // letter_k 0.42041016
-        0x68d5, // letter_l 0.13800049
-        0x67bc, // letter_m 0.122924805
-        0x604c, // letter_n 0.064819336
-        0x63fc, // letter_o 0.09362793
-        0x5c7c, // letter_p 0.04876709
-        0x71d1, // letter_q 0.3067627
-        0x64e3, // letter_r 0.10067749
+        0x4d42, // letter_i 0.0129470825
+        0x70b0, // letter_j 0.27148438
+        0x75f4, // letter_k 0.43603516
+        0x689e, // letter_l 0.13464355
+        0x6748, // letter_m 0.119384766
+        0x6007, // letter_n 0.06271362
+        0x6407, // letter_o 0.09396362
+        0x5ad7, // letter_p 0.04234314
+        0x7108, // letter_q 0.28222656
+        0x64dc, // letter_r 0.10046387
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x6346, // letter_u 0.08807373
-        0x76cd, // letter_v 0.4625244
+        0x62ae, // letter_u 0.08343506
+        0x7657, // letter_v 0.44812012
         0x0000, // letter_w 0.0
-        0x690a, // letter_x 0.14123535
+        0x6639, // letter_x 0.1111145
         0x0000, // letter_y 0.0
-        0x7e84, // letter_z 0.90722656
-        0x5e2c, // indic2_runs 0.055358887
-        0x7aea, // bengali_chars 0.6821289
-        0x7d05, // gurmukhi_chars 0.8137207
-        0x7c1f, // gujarati_chars 0.75756836
-        0x80c5, // odia_chars 1.0961914
-        0x76e8, // tamil_chars 0.4658203
-        0x7a6b, // telugu_chars 0.65112305
-        0x7b4c, // kannada_chars 0.7060547
-        0x7941, // malayalam_chars 0.57836914
-        0x7f06, // sinhala_chars 0.93896484
-        0x7e49, // digits_after_blank 0.89282227
-        0x6054, // bare_word_chars 0.06506348
-        0x800e, // latin_ext_a 1.0068359
+        0x7f2e, // letter_z 0.94873047
+        0x7503, // indic2_runs 0.4066162
+        0x798e, // bengali_chars 0.59716797
+        0x7ba0, // gurmukhi_chars 0.7265625
+        0x7add, // gujarati_chars 0.6789551
+        0x8035, // odia_chars 1.0258789
+        0x74a2, // tamil_chars 0.3947754
+        0x7941, // telugu_chars 0.57836914
+        0x7a2f, // kannada_chars 0.6364746
+        0x780e, // malayalam_chars 0.50341797
+        0x7dc3, // sinhala_chars 0.8601074
+        0x7e67, // digits_after_blank 0.9001465
+        0x60ce, // bare_word_chars 0.06878662
+        0x7f13, // latin_ext_a 0.9421387
         0x0000, // latin_ext_b 0.0
-        0x96d4, // cyrillic_ext 7.4140625
-        0x6750, // hebrew 0.119628906
+        0x96ff, // cyrillic_ext 7.498047
+        0x6763, // hebrew 0.12020874
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8150, // cyr_nonrussian 1.1640625
-        0x6641, // ascii_21 0.11135864
-        0x7160, // ascii_22 0.29296875
-        0x76f1, // ascii_23 0.46691895
-        0x758e, // ascii_24 0.42358398
-        0x793e, // ascii_25 0.5776367
-        0x7ef3, // ascii_26 0.9343262
+        0x8146, // cyr_nonrussian 1.1591797
+        0x654d, // ascii_21 0.10391235
+        0x7173, // ascii_22 0.2952881
+        0x7835, // ascii_23 0.51293945
+        0x74e3, // ascii_24 0.40270996
+        0x791f, // ascii_25 0.57006836
+        0x7f87, // ascii_26 0.970459
         0x7577, // ascii_27 0.42077637
-        0x78cd, // ascii_28 0.5500488
-        0x69e8, // ascii_29 0.15478516
-        0x6b7c, // ascii_2a 0.17944336
-        0x7d30, // ascii_2b 0.82421875
-        0x72cd, // ascii_2c 0.3375244
-        0x75d9, // ascii_2d 0.43273926
-        0x6c74, // ascii_2e 0.19458008
-        0x7267, // ascii_2f 0.32507324
-        0x7376, // ascii_3a 0.3581543
+        0x762f, // ascii_28 0.4432373
+        0x7074, // ascii_29 0.26416016
+        0x6a35, // ascii_2a 0.15948486
+        0x7cea, // ascii_2b 0.8071289
+        0x7291, // ascii_2c 0.3302002
+        0x75e3, // ascii_2d 0.43395996
+        0x6c8d, // ascii_2e 0.19610596
+        0x7263, // ascii_2f 0.32458496
+        0x732b, // ascii_3a 0.34899902
         0x0000, // ascii_3b 0.0
-        0x6f44, // ascii_3c 0.23852539
-        0x76d7, // ascii_3d 0.46374512
-        0x663d, // ascii_3e 0.11123657
-        0x7e63, // ascii_3f 0.8991699
-        0x7705, // ascii_40 0.46936035
+        0x70ed, // ascii_3c 0.27893066
+        0x76f5, // ascii_3d 0.46740723
+        0x5fd8, // ascii_3e 0.06188965
+        0x7e8f, // ascii_3f 0.9099121
+        0x78b2, // ascii_40 0.54345703
         0x0000, // ascii_5b 0.0
-        0x7a8c, // ascii_5c 0.6591797
-        0x79b3, // ascii_5d 0.6062012
-        0x81a5, // ascii_5e 1.2055664
-        0x6e87, // ascii_5f 0.22698975
-        0x621c, // ascii_60 0.07897949
-        0x6f6a, // ascii_7b 0.24084473
-        0x783c, // ascii_7c 0.51464844
-        0x6908, // ascii_7d 0.14111328
-        0x7ea8, // ascii_7e 0.9160156
-        0x74c5, // upper_a 0.39904785
-        0x6ba2, // upper_b 0.1817627
+        0x7a22, // ascii_5c 0.6333008
+        0x79c0, // ascii_5d 0.609375
+        0x82d3, // ascii_5e 1.3530273
+        0x6f30, // ascii_5f 0.23730469
+        0x5f41, // ascii_60 0.05958557
+        0x6c7e, // ascii_7b 0.19519043
+        0x7502, // ascii_7c 0.40649414
+        0x6ace, // ascii_7d 0.16882324
+        0x7fa8, // ascii_7e 0.9785156
+        0x755b, // upper_a 0.4173584
+        0x6e5b, // upper_b 0.2243042
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
-        0x62af, // upper_f 0.083465576
-        0x74ce, // upper_g 0.40014648
+        0x6102, // upper_f 0.070373535
+        0x7471, // upper_g 0.38879395
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x81f6, // upper_j 1.2451172
-        0x7c8a, // upper_k 0.7836914
+        0x8182, // upper_j 1.1884766
+        0x7ba9, // upper_k 0.72875977
         0x0000, // upper_l 0.0
         0x0000, // upper_m 0.0
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x700a, // upper_p 0.2512207
-        0x8059, // upper_q 1.043457
+        0x6f8e, // upper_p 0.24304199
+        0x802d, // upper_q 1.0219727
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x6ff1, // upper_w 0.24908447
+        0x6d79, // upper_w 0.21051025
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
-        0x7b42, // upper_z 0.7036133
+        0x78c0, // upper_z 0.546875
     ],
     // gemma3
     [
         0x0000, // bias 0.0
-        0x7be3, // latin_runs 0.7429199
+        0x7c67, // latin_runs 0.7751465
         0x0000, // latin_chars 0.0
-        0x6aa5, // latin_nonascii 0.1663208
-        0x6a54, // latin_case_splits 0.16137695
-        0x651c, // latin_long 0.10241699
+        0x6968, // latin_nonascii 0.14697266
+        0x634b, // latin_case_splits 0.08822632
+        0x68e8, // latin_long 0.13916016
         0x0000, // latin_caps_runs 0.0
-        0x823f, // cyr_runs 1.2807617
-        0x5912, // cyr_chars 0.03543091
-        0x6455, // greek_runs 0.096343994
-        0x73fe, // greek_chars 0.37475586
+        0x82ea, // cyr_runs 1.3642578
+        0x4f62, // cyr_chars 0.015022278
+        0x6c26, // greek_runs 0.18981934
+        0x7343, // greek_chars 0.3519287
         0x0000, // arabic_runs 0.0
-        0x73bd, // arabic_chars 0.3668213
-        0x0000, // indic_runs 0.0
-        0x717f, // indic_chars 0.29675293
-        0x89c5, // sea_runs 2.4423828
-        0x61b1, // sea_chars 0.07571411
-        0x8cfc, // other_runs 3.2460938
+        0x739e, // arabic_chars 0.3630371
+        0x698d, // indic_runs 0.14923096
+        0x700e, // indic_chars 0.25170898
+        0x8b10, // sea_runs 2.765625
+        0x4727, // sea_chars 0.0073986053
+        0x8cb9, // other_runs 3.180664
         0x0000, // other_chars 0.0
-        0x7929, // han_chars 0.57250977
-        0x60f8, // han_runs 0.07006836
-        0x6fdf, // kana_chars 0.24798584
-        0x79bb, // kana_runs 0.6081543
-        0x6c98, // hangul_chars 0.19677734
-        0x829c, // hangul_runs 1.3261719
-        0x822a, // cjk_punct 1.2705078
-        0x8001, // digits 1.0004883
-        0x6f1c, // digit_runs 0.23608398
+        0x7927, // han_chars 0.5720215
+        0x619d, // han_runs 0.07510376
+        0x6fbd, // kana_chars 0.24591064
+        0x79c9, // kana_runs 0.61157227
+        0x6c55, // hangul_chars 0.19268799
+        0x82af, // hangul_runs 1.3354492
+        0x8232, // cjk_punct 1.2744141
+        0x8005, // digits 1.0024414
+        0x6d6a, // digit_runs 0.20959473
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x72b6, // punct_runs 0.3347168
-        0x8146, // sym2 1.1591797
-        0x6eca, // sym3 0.2310791
-        0x9a33, // sym4 10.199219
-        0x82fb, // emoji 1.3725586
-        0x742e, // emoji_mods 0.38061523
+        0x7240, // punct_runs 0.3203125
+        0x80c2, // sym2 1.0947266
+        0x6c8b, // sym3 0.19598389
+        0x99f3, // sym4 9.949219
+        0x8391, // emoji 1.4458008
+        0x70e4, // emoji_mods 0.27783203
         0x0000, // spaces_single 0.0
-        0x7f19, // ws_runs 0.9436035
+        0x7f33, // ws_runs 0.9499512
         0x0000, // ws_run_chars 0.0
-        0x8214, // nl_runs 1.2597656
+        0x820b, // nl_runs 1.2553711
         0x0000, // nl_chars 0.0
-        0x675d, // tabs 0.120025635
+        0x6834, // tabs 0.12817383
         0x0000, // rep_runs 0.0
-        0x5dd2, // rep_chars 0.053985596
-        0x5a4a, // b64_chars 0.04019165
-        0x4be7, // hex_chars 0.011623383
+        0x5dd7, // rep_chars 0.05406189
+        0x5f54, // b64_chars 0.05987549
+        0x4cde, // hex_chars 0.012565613
         0x0000, // control 0.0
-        0x86a9, // other_ws 1.8325195
+        0x8698, // other_ws 1.8242188
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6f20, // word_after_punct 0.23632813
-        0x6c13, // punct_single 0.18865967
-        0x6527, // nonlatin_long 0.102752686
-        0x7dec, // caps_then_lower 0.8701172
-        0x0000, // mixed_alnum_chars 0.0
+        0x6db7, // word_after_punct 0.21429443
+        0x6cd5, // punct_single 0.20050049
+        0x6a14, // nonlatin_long 0.1574707
+        0x7f14, // caps_then_lower 0.9423828
+        0x52b5, // mixed_alnum_chars 0.02091217
         0x0000, // backslash_words 0.0
-        0x86bd, // rep_alpha_runs 1.8422852
-        0x65d1, // rep_alpha_chars 0.107940674
+        0x79c0, // rep_alpha_runs 0.609375
+        0x6f66, // rep_alpha_chars 0.24060059
         0x91ee, // rep_wide_runs 4.9648438
-        0x611b, // rep_wide_chars 0.071136475
-        0x592a, // ws_long 0.03579712
-        0x60b2, // letter_a 0.06793213
-        0x5cfa, // letter_b 0.050689697
+        0x615f, // rep_wide_chars 0.07321167
+        0x592d, // ws_long 0.035842896
+        0x5f06, // letter_a 0.058685303
+        0x51f6, // letter_b 0.019454956
         0x0000, // letter_c 0.0
-        0x69e9, // letter_d 0.15484619
-        0x5a9e, // letter_e 0.04147339
+        0x6911, // letter_d 0.1416626
+        0x551a, // letter_e 0.02558899
         0x0000, // letter_f 0.0
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x5777, // letter_i 0.030204773
-        0x72d5, // letter_j 0.33850098
-        0x75a0, // letter_k 0.42578125
-        0x68f3, // letter_l 0.13983154
-        0x6b78, // letter_m 0.17919922
-        0x6504, // letter_n 0.10168457
-        0x64bc, // letter_o 0.099487305
-        0x5e05, // letter_p 0.054763794
-        0x71f3, // letter_q 0.3109131
-        0x692b, // letter_r 0.14324951
+        0x416e, // letter_i 0.0046043396
+        0x7389, // letter_j 0.36047363
+        0x759e, // letter_k 0.4255371
+        0x6743, // letter_l 0.11923218
+        0x6bdb, // letter_m 0.1852417
+        0x660f, // letter_n 0.10983276
+        0x6439, // letter_o 0.0954895
+        0x5fef, // letter_p 0.0622406
+        0x714e, // letter_q 0.29077148
+        0x683f, // letter_r 0.12884521
         0x0000, // letter_s 0.0
-        0x4ff0, // letter_t 0.015563965
-        0x6591, // letter_u 0.10598755
-        0x7481, // letter_v 0.39074707
+        0x281b, // letter_t 0.00049471855
+        0x63dd, // letter_u 0.092681885
+        0x745f, // letter_v 0.38659668
         0x0000, // letter_w 0.0
-        0x64b3, // letter_x 0.09921265
+        0x56c4, // letter_x 0.028839111
         0x0000, // letter_y 0.0
-        0x804e, // letter_z 1.0380859
-        0x0000, // indic2_runs 0.0
-        0x71a0, // bengali_chars 0.30078125
-        0x7ac2, // gurmukhi_chars 0.6723633
-        0x771a, // gujarati_chars 0.47192383
-        0x7cd1, // odia_chars 0.8010254
-        0x6e72, // tamil_chars 0.22570801
-        0x7528, // telugu_chars 0.4111328
-        0x750e, // kannada_chars 0.40795898
-        0x71ba, // malayalam_chars 0.30395508
-        0x7874, // sinhala_chars 0.5283203
-        0x7dcf, // digits_after_blank 0.8630371
-        0x642e, // bare_word_chars 0.09515381
-        0x7d05, // latin_ext_a 0.8137207
+        0x8082, // letter_z 1.0634766
+        0x6aaf, // indic2_runs 0.16693115
+        0x7038, // bengali_chars 0.25683594
+        0x7a05, // gurmukhi_chars 0.6262207
+        0x758a, // gujarati_chars 0.4230957
+        0x7c15, // odia_chars 0.75512695
+        0x6b13, // tamil_chars 0.17303467
+        0x7386, // telugu_chars 0.36010742
+        0x736b, // kannada_chars 0.35681152
+        0x701a, // malayalam_chars 0.25317383
+        0x7798, // sinhala_chars 0.4873047
+        0x7df4, // digits_after_blank 0.8720703
+        0x6510, // bare_word_chars 0.10205078
+        0x7c69, // latin_ext_a 0.77563477
         0x0000, // latin_ext_b 0.0
-        0x9074, // cyrillic_ext 4.2265625
-        0x6a85, // hebrew 0.16436768
+        0x905d, // cyrillic_ext 4.1816406
+        0x6aa8, // hebrew 0.1665039
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x7f0f, // cyr_nonrussian 0.9411621
-        0x7342, // ascii_21 0.35180664
-        0x6fe0, // ascii_22 0.24804688
-        0x7717, // ascii_23 0.47155762
-        0x7005, // ascii_24 0.25061035
-        0x78cf, // ascii_25 0.5505371
-        0x8047, // ascii_26 1.034668
-        0x722a, // ascii_27 0.31762695
+        0x7f4a, // cyr_nonrussian 0.9555664
+        0x7321, // ascii_21 0.34777832
+        0x700b, // ascii_22 0.25134277
+        0x7855, // ascii_23 0.52075195
+        0x70c4, // ascii_24 0.27392578
+        0x78e1, // ascii_25 0.55493164
+        0x800b, // ascii_26 1.0053711
+        0x72ef, // ascii_27 0.3416748
         0x0000, // ascii_28 0.0
-        0x79b3, // ascii_29 0.6062012
-        0x6183, // ascii_2a 0.0743103
-        0x7d53, // ascii_2b 0.8327637
-        0x70f2, // ascii_2c 0.27954102
-        0x740a, // ascii_2d 0.3762207
-        0x5e20, // ascii_2e 0.05517578
-        0x6ebc, // ascii_2f 0.23022461
-        0x7047, // ascii_3a 0.258667
+        0x79cb, // ascii_29 0.61206055
+        0x62c2, // ascii_2a 0.08404541
+        0x7dba, // ascii_2b 0.85791016
+        0x7170, // ascii_2c 0.29492188
+        0x7477, // ascii_2d 0.38952637
+        0x63f9, // ascii_2e 0.09353638
+        0x6ffe, // ascii_2f 0.24987793
+        0x70d3, // ascii_3a 0.27575684
         0x0000, // ascii_3b 0.0
-        0x0000, // ascii_3c 0.0
-        0x74c1, // ascii_3d 0.39855957
-        0x6408, // ascii_3e 0.09399414
-        0x7a99, // ascii_3f 0.6623535
-        0x79e9, // ascii_40 0.61938477
-        0x7857, // ascii_5b 0.52124023
-        0x79cf, // ascii_5c 0.6130371
+        0x5403, // ascii_3c 0.023460388
+        0x75e6, // ascii_3d 0.43432617
+        0x635a, // ascii_3e 0.08868408
+        0x79ef, // ascii_3f 0.6208496
+        0x7adc, // ascii_40 0.67871094
+        0x784d, // ascii_5b 0.5187988
+        0x79a9, // ascii_5c 0.60375977
         0x0000, // ascii_5d 0.0
-        0x8762, // ascii_5e 1.9228516
-        0x6de5, // ascii_5f 0.21710205
+        0x878a, // ascii_5e 1.9423828
+        0x7000, // ascii_5f 0.25
         0x0000, // ascii_60 0.0
-        0x6e0b, // ascii_7b 0.21942139
-        0x793a, // ascii_7c 0.57666016
-        0x4d90, // ascii_7d 0.013244629
-        0x6c47, // ascii_7e 0.1918335
-        0x743e, // upper_a 0.38256836
-        0x7150, // upper_b 0.29101563
+        0x6f1a, // ascii_7b 0.23596191
+        0x7852, // ascii_7c 0.52001953
+        0x5695, // ascii_7d 0.02848053
+        0x73b0, // ascii_7e 0.36523438
+        0x74a0, // upper_a 0.39453125
+        0x702f, // upper_b 0.2557373
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x6b9b, // upper_g 0.18133545
-        0x64dc, // upper_h 0.10046387
+        0x69ec, // upper_g 0.1550293
+        0x60f8, // upper_h 0.07006836
         0x0000, // upper_i 0.0
-        0x827d, // upper_j 1.3110352
-        0x810f, // upper_k 1.1323242
+        0x82c0, // upper_j 1.34375
+        0x812b, // upper_k 1.1459961
         0x0000, // upper_l 0.0
-        0x0000, // upper_m 0.0
+        0x4625, // upper_m 0.0069065094
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7177, // upper_p 0.29577637
-        0x8272, // upper_q 1.3056641
+        0x713b, // upper_p 0.28845215
+        0x82a0, // upper_q 1.328125
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x710f, // upper_w 0.28308105
+        0x6d50, // upper_w 0.20800781
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
-        0x7c36, // upper_z 0.7631836
+        0x7afb, // upper_z 0.6862793
     ],
     // mistral-v1
     [
         0x0000, // bias 0.0
-        0x7854, // latin_runs 0.5205078
+        0x7848, // latin_runs 0.5175781
         0x0000, // latin_chars 0.0
-        0x858e, // latin_nonascii 1.6943359
-        0x0000, // latin_case_splits 0.0
-        0x525c, // latin_long 0.020233154
+        0x8599, // latin_nonascii 1.699707
+        0x575d, // latin_case_splits 0.030006409
+        0x5482, // latin_long 0.024429321
         0x0000, // latin_caps_runs 0.0
-        0x7e54, // cyr_runs 0.8955078
-        0x7222, // cyr_chars 0.3166504
-        0x84f0, // greek_runs 1.6171875
-        0x7e0d, // greek_chars 0.8781738
-        0x80a6, // arabic_runs 1.0810547
-        0x7cac, // arabic_chars 0.7919922
-        0x83cd, // indic_runs 1.4750977
-        0x7e53, // indic_chars 0.8952637
-        0x825b, // sea_runs 1.2944336
-        0x7f5b, // sea_chars 0.9597168
-        0x9741, // other_runs 7.626953
+        0x7e4f, // cyr_runs 0.8942871
+        0x7213, // cyr_chars 0.31481934
+        0x84d7, // greek_runs 1.6049805
+        0x7e0e, // greek_chars 0.87841797
+        0x8091, // arabic_runs 1.0708008
+        0x7c9d, // arabic_chars 0.7883301
+        0x838b, // indic_runs 1.4428711
+        0x7e61, // indic_chars 0.89868164
+        0x81fa, // sea_runs 1.2470703
+        0x7f5d, // sea_chars 0.9602051
+        0x971f, // other_runs 7.560547
         0x0000, // other_chars 0.0
-        0x8057, // han_chars 1.0424805
-        0x43b5, // han_runs 0.005716324
-        0x7e3f, // kana_chars 0.89038086
-        0x7b89, // kana_runs 0.72094727
-        0x8084, // hangul_chars 1.0644531
-        0x7e27, // hangul_runs 0.8845215
-        0x83fe, // cjk_punct 1.4990234
-        0x7fd5, // digits 0.98950195
-        0x70c1, // digit_runs 0.27355957
-        0x4b53, // digit_groups3 0.011058807
+        0x804a, // han_chars 1.0361328
+        0x0000, // han_runs 0.0
+        0x7e17, // kana_chars 0.88061523
+        0x7c21, // kana_runs 0.75805664
+        0x806e, // hangul_chars 1.0537109
+        0x7e4b, // hangul_runs 0.89331055
+        0x842b, // cjk_punct 1.5209961
+        0x7fe9, // digits 0.99438477
+        0x6fbf, // digit_runs 0.24603271
+        0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x8837, // sym2 2.053711
-        0x7e0b, // sym3 0.87768555
-        0x9b01, // sym4 11.003906
-        0x9062, // emoji 4.1914063
+        0x8899, // sym2 2.149414
+        0x8036, // sym3 1.0263672
+        0x9b9c, // sym4 11.609375
+        0x9061, // emoji 4.189453
         0x0000, // emoji_mods 0.0
-        0x35a5, // spaces_single 0.0016655922
-        0x7a42, // ws_runs 0.6411133
-        0x5a71, // ws_run_chars 0.040786743
-        0x79f2, // nl_runs 0.62158203
-        0x7811, // nl_chars 0.5041504
-        0x7d5e, // tabs 0.8354492
-        0x8109, // rep_runs 1.1293945
-        0x5b3b, // rep_chars 0.04386902
-        0x66e1, // b64_chars 0.116241455
-        0x0000, // hex_chars 0.0
-        0xa458, // control 24.6875
-        0x715e, // other_ws 0.2927246
+        0x4992, // spaces_single 0.009346008
+        0x7ac5, // ws_runs 0.6730957
+        0x5a45, // ws_run_chars 0.040115356
+        0x79e8, // nl_runs 0.6191406
+        0x7848, // nl_chars 0.5175781
+        0x7d49, // tabs 0.83032227
+        0x8121, // rep_runs 1.1411133
+        0x5b1c, // rep_chars 0.043395996
+        0x6a8d, // b64_chars 0.16485596
+        0x45b1, // hex_chars 0.006685257
+        0xa684, // control 29.03125
+        0x6e6f, // other_ws 0.2255249
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x7193, // word_after_punct 0.29919434
-        0x73bb, // punct_single 0.36657715
+        0x70f6, // word_after_punct 0.2800293
+        0x73ee, // punct_single 0.37280273
         0x0000, // nonlatin_long 0.0
-        0x7b97, // caps_then_lower 0.72436523
-        0x0000, // mixed_alnum_chars 0.0
+        0x7bd8, // caps_then_lower 0.7402344
+        0x5bf1, // mixed_alnum_chars 0.04664612
         0x0000, // backslash_words 0.0
-        0x893f, // rep_alpha_runs 2.3115234
-        0x6519, // rep_alpha_chars 0.10232544
-        0x85d0, // rep_wide_runs 1.7265625
-        0x7789, // rep_wide_chars 0.48547363
-        0x56c8, // ws_long 0.028869629
-        0x78b7, // letter_a 0.54467773
-        0x7586, // letter_b 0.42260742
+        0x83b9, // rep_alpha_runs 1.465332
+        0x6c2c, // rep_alpha_chars 0.19018555
+        0x8359, // rep_wide_runs 1.418457
+        0x76fc, // rep_wide_chars 0.46826172
+        0x56f3, // ws_long 0.029197693
+        0x78b1, // letter_a 0.5432129
+        0x753b, // letter_b 0.41345215
         0x0000, // letter_c 0.0
-        0x761f, // letter_d 0.44128418
-        0x57ec, // letter_e 0.031097412
+        0x753e, // letter_d 0.41381836
+        0x53a2, // letter_e 0.022720337
         0x0000, // letter_f 0.0
-        0x686d, // letter_g 0.13165283
+        0x698c, // letter_g 0.14916992
         0x0000, // letter_h 0.0
-        0x7384, // letter_i 0.35986328
-        0x73b6, // letter_j 0.3659668
-        0x81d9, // letter_k 1.230957
-        0x67ca, // letter_l 0.12335205
-        0x6d5b, // letter_m 0.2086792
-        0x6f2c, // letter_n 0.23706055
+        0x736f, // letter_i 0.3572998
+        0x7267, // letter_j 0.32507324
+        0x81df, // letter_k 1.2338867
+        0x6799, // letter_l 0.12185669
+        0x6d93, // letter_m 0.21209717
+        0x6f97, // letter_n 0.24359131
         0x0000, // letter_o 0.0
         0x0000, // letter_p 0.0
-        0x7c9d, // letter_q 0.7883301
-        0x6df5, // letter_r 0.21807861
+        0x7d49, // letter_q 0.83032227
+        0x6d9f, // letter_r 0.21282959
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x69e8, // letter_u 0.15478516
+        0x696c, // letter_u 0.1472168
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
-        0x5b56, // letter_x 0.044281006
+        0x0000, // letter_x 0.0
         0x0000, // letter_y 0.0
-        0x824e, // letter_z 1.2880859
-        0x724b, // indic2_runs 0.32165527
-        0x824b, // bengali_chars 1.2866211
-        0x8b43, // gurmukhi_chars 2.8154297
-        0x89b3, // gujarati_chars 2.4248047
-        0x8c46, // odia_chars 3.0683594
-        0x8199, // tamil_chars 1.199707
-        0x86ae, // telugu_chars 1.8349609
-        0x83b7, // kannada_chars 1.4643555
+        0x8262, // letter_z 1.2978516
+        0x7091, // indic2_runs 0.2677002
+        0x8254, // bengali_chars 1.2910156
+        0x8b4b, // gurmukhi_chars 2.8232422
+        0x89ba, // gujarati_chars 2.4316406
+        0x8c4b, // odia_chars 3.0732422
+        0x81a1, // tamil_chars 1.2036133
+        0x86b8, // telugu_chars 1.8398438
+        0x83bf, // kannada_chars 1.4682617
         0x8920, // malayalam_chars 2.28125
-        0x8749, // sinhala_chars 1.9106445
-        0x7e94, // digits_after_blank 0.9111328
+        0x8750, // sinhala_chars 1.9140625
+        0x7e8c, // digits_after_blank 0.9091797
         0x0000, // bare_word_chars 0.0
         0x0000, // latin_ext_a 0.0
-        0x7703, // latin_ext_b 0.4691162
-        0x9219, // cyrillic_ext 5.048828
-        0x694c, // hebrew 0.14526367
-        0x7af9, // arabic_ext 0.685791
-        0x6b78, // lead_e1 0.17919922
-        0x53d6, // cont_94_97 0.023117065
-        0x6af6, // cyr_nonrussian 0.17126465
-        0x8118, // ascii_21 1.1367188
-        0x7533, // ascii_22 0.4124756
-        0x727f, // ascii_23 0.32800293
-        0x787a, // ascii_24 0.52978516
-        0x7ed2, // ascii_25 0.92626953
-        0x848e, // ascii_26 1.5693359
-        0x78a0, // ascii_27 0.5390625
+        0x7790, // latin_ext_b 0.48632813
+        0x9201, // cyrillic_ext 5.001953
+        0x6948, // hebrew 0.14501953
+        0x7a18, // arabic_ext 0.6308594
+        0x6980, // lead_e1 0.1484375
+        0x594c, // cont_94_97 0.036315918
+        0x69aa, // cyr_nonrussian 0.15100098
+        0x80fc, // ascii_21 1.1230469
+        0x7563, // ascii_22 0.41833496
+        0x73f6, // ascii_23 0.3737793
+        0x7865, // ascii_24 0.5246582
+        0x7f04, // ascii_25 0.93847656
+        0x84bd, // ascii_26 1.5922852
+        0x78a2, // ascii_27 0.5395508
         0x0000, // ascii_28 0.0
-        0x8005, // ascii_29 1.0024414
+        0x800c, // ascii_29 1.0058594
         0x0000, // ascii_2a 0.0
-        0x80a1, // ascii_2b 1.0786133
-        0x7551, // ascii_2c 0.4161377
-        0x7ab4, // ascii_2d 0.6689453
-        0x7091, // ascii_2e 0.2677002
-        0x721a, // ascii_2f 0.31567383
-        0x7447, // ascii_3a 0.383667
-        0x60eb, // ascii_3b 0.06967163
+        0x8065, // ascii_2b 1.0493164
+        0x758c, // ascii_2c 0.42333984
+        0x7ada, // ascii_2d 0.67822266
+        0x719d, // ascii_2e 0.30041504
+        0x71f2, // ascii_2f 0.31079102
+        0x74c8, // ascii_3a 0.39941406
+        0x620e, // ascii_3b 0.078552246
         0x0000, // ascii_3c 0.0
-        0x7161, // ascii_3d 0.29309082
-        0x7c40, // ascii_3e 0.765625
-        0x8219, // ascii_3f 1.262207
-        0x808b, // ascii_40 1.0678711
-        0x8044, // ascii_5b 1.0332031
-        0x7d0f, // ascii_5c 0.8161621
-        0x5a98, // ascii_5d 0.041381836
-        0x899c, // ascii_5e 2.4023438
-        0x71f1, // ascii_5f 0.31066895
-        0x6ea4, // ascii_60 0.22875977
+        0x7194, // ascii_3d 0.2993164
+        0x7c8f, // ascii_3e 0.7849121
+        0x824f, // ascii_3f 1.2885742
+        0x80c8, // ascii_40 1.0976563
+        0x7fbe, // ascii_5b 0.9838867
+        0x7d57, // ascii_5c 0.83374023
+        0x6540, // ascii_5d 0.103515625
+        0x8a57, // ascii_5e 2.584961
+        0x7298, // ascii_5f 0.3310547
+        0x6e09, // ascii_60 0.21929932
         0x0000, // ascii_7b 0.0
-        0x7a49, // ascii_7c 0.64282227
-        0x75f4, // ascii_7d 0.43603516
+        0x79a5, // ascii_7c 0.6027832
+        0x75be, // ascii_7d 0.42944336
         0x0000, // ascii_7e 0.0
         0x0000, // upper_a 0.0
-        0x7a2c, // upper_b 0.6357422
-        0x691f, // upper_c 0.14251709
-        0x6dff, // upper_d 0.21868896
-        0x5a7a, // upper_e 0.040924072
+        0x7a3f, // upper_b 0.64038086
+        0x6761, // upper_c 0.120147705
+        0x7313, // upper_d 0.34606934
+        0x6298, // upper_e 0.08276367
         0x0000, // upper_f 0.0
-        0x7811, // upper_g 0.5041504
-        0x6454, // upper_h 0.09631348
+        0x7691, // upper_g 0.4552002
+        0x4f46, // upper_h 0.014915466
         0x0000, // upper_i 0.0
-        0x8128, // upper_j 1.1445313
-        0x7808, // upper_k 0.5019531
+        0x8020, // upper_j 1.015625
+        0x75ab, // upper_k 0.42712402
         0x0000, // upper_l 0.0
-        0x75c6, // upper_m 0.43041992
+        0x7834, // upper_m 0.5126953
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x75c2, // upper_p 0.42993164
-        0x76bb, // upper_q 0.46032715
+        0x7609, // upper_p 0.43859863
+        0x752b, // upper_q 0.41149902
         0x0000, // upper_r 0.0
-        0x7331, // upper_s 0.34973145
+        0x7195, // upper_s 0.29943848
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x646b, // upper_w 0.09701538
-        0x83dc, // upper_x 1.4824219
-        0x793d, // upper_y 0.5773926
-        0x72b2, // upper_z 0.33422852
+        0x0000, // upper_w 0.0
+        0x817d, // upper_x 1.1860352
+        0x7d46, // upper_y 0.82958984
+        0x6a10, // upper_z 0.15722656
     ],
     // claude-legacy
     [
-        0x513a, // bias 0.01802063
-        0x7a00, // latin_runs 0.625
+        0x0000, // bias 0.0
+        0x7a30, // latin_runs 0.63671875
         0x0000, // latin_chars 0.0
-        0x856e, // latin_nonascii 1.6787109
-        0x6c6a, // latin_case_splits 0.19396973
-        0x4528, // latin_long 0.00642395
+        0x8565, // latin_nonascii 1.6743164
+        0x69a2, // latin_case_splits 0.1505127
+        0x5510, // latin_long 0.025512695
         0x0000, // latin_caps_runs 0.0
-        0x81b0, // cyr_runs 1.2109375
-        0x73e6, // cyr_chars 0.37182617
-        0x647d, // greek_runs 0.0975647
-        0x825a, // greek_chars 1.2939453
-        0x79cf, // arabic_runs 0.6130371
-        0x7f0e, // arabic_chars 0.94091797
-        0x7156, // indic_runs 0.29174805
-        0x8250, // indic_chars 1.2890625
-        0x8a3b, // sea_runs 2.5576172
-        0x857d, // sea_chars 1.6860352
-        0x9354, // other_runs 5.6640625
-        0x80fb, // other_chars 1.1225586
-        0x7c51, // han_chars 0.7697754
-        0x7786, // han_runs 0.48510742
-        0x7f4c, // kana_chars 0.9560547
-        0x4b2c, // kana_runs 0.010910034
-        0x80d9, // hangul_chars 1.105957
-        0x7c55, // hangul_runs 0.77075195
-        0x853c, // cjk_punct 1.6542969
-        0x4a05, // digits 0.0097846985
-        0x5bc9, // digit_runs 0.046035767
-        0x80f2, // digit_groups3 1.1181641
+        0x81c2, // cyr_runs 1.2197266
+        0x73cb, // cyr_chars 0.36853027
+        0x66b7, // greek_runs 0.11495972
+        0x8252, // greek_chars 1.2900391
+        0x7a94, // arabic_runs 0.6611328
+        0x7ed2, // arabic_chars 0.92626953
+        0x71c6, // indic_runs 0.30541992
+        0x8245, // indic_chars 1.2836914
+        0x8a20, // sea_runs 2.53125
+        0x8573, // sea_chars 1.6811523
+        0x9c59, // other_runs 12.347656
+        0x0000, // other_chars 0.0
+        0x7c41, // han_chars 0.76586914
+        0x7703, // han_runs 0.4691162
+        0x7f41, // kana_chars 0.95336914
+        0x55c8, // kana_runs 0.026916504
+        0x80d0, // hangul_chars 1.1015625
+        0x7c58, // hangul_runs 0.7714844
+        0x8535, // cjk_punct 1.6508789
+        0x5087, // digits 0.016654968
+        0x605b, // digit_runs 0.0652771
+        0x80d8, // digit_groups3 1.1054688
         0x0000, // punct 0.0
-        0x7602, // punct_runs 0.43774414
-        0x88b0, // sym2 2.171875
-        0x80aa, // sym3 1.0830078
-        0x9a4e, // sym4 10.3046875
-        0x8c55, // emoji 3.0830078
-        0x8335, // emoji_mods 1.4008789
+        0x74ff, // punct_runs 0.40612793
+        0x8896, // sym2 2.1464844
+        0x82da, // sym3 1.3564453
+        0x9a3e, // sym4 10.2421875
+        0x8c86, // emoji 3.1308594
+        0x82a7, // emoji_mods 1.331543
         0x0000, // spaces_single 0.0
         0x6935, // ws_runs 0.14385986
         0x0000, // ws_run_chars 0.0
-        0x7e95, // nl_runs 0.91137695
-        0x6a5f, // nl_chars 0.16204834
-        0x7426, // tabs 0.37963867
-        0x7fa5, // rep_runs 0.9777832
-        0x4dca, // rep_chars 0.013465881
-        0x529f, // b64_chars 0.020744324
-        0x4b15, // hex_chars 0.010822296
+        0x7e85, // nl_runs 0.9074707
+        0x6caa, // nl_chars 0.19787598
+        0x7494, // tabs 0.3930664
+        0x7abf, // rep_runs 0.67163086
+        0x5057, // rep_chars 0.016288757
+        0x5c69, // b64_chars 0.048477173
+        0x311d, // hex_chars 0.0011124611
         0x0000, // control 0.0
         0x0000, // other_ws 0.0
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6ac3, // word_after_punct 0.16815186
-        0x61ed, // punct_single 0.077545166
-        0x0000, // nonlatin_long 0.0
-        0x72fc, // caps_then_lower 0.34326172
-        0x0000, // mixed_alnum_chars 0.0
+        0x6b77, // word_after_punct 0.17913818
+        0x628e, // punct_single 0.082458496
+        0x4609, // nonlatin_long 0.0068531036
+        0x6ed8, // caps_then_lower 0.2319336
+        0x441e, // mixed_alnum_chars 0.0059165955
         0x0000, // backslash_words 0.0
-        0x898f, // rep_alpha_runs 2.3896484
-        0x0000, // rep_alpha_chars 0.0
-        0x8c09, // rep_wide_runs 3.008789
-        0x67de, // rep_wide_chars 0.1239624
-        0x4a18, // ws_long 0.009857178
-        0x776e, // letter_a 0.48217773
-        0x7156, // letter_b 0.29174805
+        0x8376, // rep_alpha_runs 1.4326172
+        0x61ea, // rep_alpha_chars 0.07745361
+        0x89a5, // rep_wide_runs 2.4111328
+        0x6740, // rep_wide_chars 0.119140625
+        0x4a40, // ws_long 0.010009766
+        0x7748, // letter_a 0.47753906
+        0x713e, // letter_b 0.28881836
         0x0000, // letter_c 0.0
-        0x7371, // letter_d 0.35754395
-        0x5025, // letter_e 0.015907288
+        0x737b, // letter_d 0.35876465
+        0x4d3a, // letter_e 0.012916565
         0x0000, // letter_f 0.0
-        0x6b6f, // letter_g 0.1786499
+        0x6b04, // letter_g 0.17211914
         0x0000, // letter_h 0.0
-        0x6df4, // letter_i 0.21801758
-        0x7ec5, // letter_j 0.9230957
-        0x821e, // letter_k 1.2646484
-        0x664e, // letter_l 0.11175537
+        0x6d23, // letter_i 0.20526123
+        0x7f6e, // letter_j 0.96435547
+        0x820a, // letter_k 1.2548828
+        0x64b9, // letter_l 0.09939575
         0x0000, // letter_m 0.0
-        0x6fb3, // letter_n 0.2453003
+        0x6f8a, // letter_n 0.24279785
         0x0000, // letter_o 0.0
-        0x64f2, // letter_p 0.101135254
-        0x7f17, // letter_q 0.94311523
-        0x6553, // letter_r 0.10409546
+        0x6395, // letter_p 0.09048462
+        0x7e5b, // letter_q 0.8972168
+        0x63f0, // letter_r 0.09326172
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x6905, // letter_u 0.14093018
+        0x684b, // letter_u 0.12957764
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
-        0x689c, // letter_x 0.13452148
+        0x6050, // letter_x 0.064941406
         0x0000, // letter_y 0.0
-        0x88c5, // letter_z 2.1923828
-        0x852d, // indic2_runs 1.6469727
-        0x8646, // bengali_chars 1.7841797
-        0x8b32, // gurmukhi_chars 2.7988281
-        0x8b40, // gujarati_chars 2.8125
-        0x8b44, // odia_chars 2.8164063
-        0x8711, // tamil_chars 1.8833008
-        0x8879, // telugu_chars 2.118164
-        0x8877, // kannada_chars 2.116211
-        0x88de, // malayalam_chars 2.2167969
-        0x8448, // sinhala_chars 1.5351563
-        0x5538, // digits_after_blank 0.025817871
+        0x88e0, // letter_z 2.21875
+        0x855f, // indic2_runs 1.6713867
+        0x862e, // bengali_chars 1.7724609
+        0x8b27, // gurmukhi_chars 2.788086
+        0x8b37, // gujarati_chars 2.803711
+        0x8b3d, // odia_chars 2.8095703
+        0x8704, // tamil_chars 1.8769531
+        0x8870, // telugu_chars 2.109375
+        0x886f, // kannada_chars 2.1083984
+        0x88c2, // malayalam_chars 2.1894531
+        0x8410, // sinhala_chars 1.5078125
+        0x4c17, // digits_after_blank 0.011806488
         0x0000, // bare_word_chars 0.0
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x9052, // cyrillic_ext 4.1601563
+        0x9072, // cyrillic_ext 4.2226563
         0x0000, // hebrew 0.0
-        0x7b29, // arabic_ext 0.69750977
-        0x7e45, // lead_e1 0.8918457
+        0x7a00, // arabic_ext 0.625
+        0x7e3d, // lead_e1 0.8898926
         0x0000, // cont_94_97 0.0
-        0x84fb, // cyr_nonrussian 1.6225586
-        0x837e, // ascii_21 1.4365234
-        0x66d0, // ascii_22 0.115722656
-        0x77eb, // ascii_23 0.49743652
-        0x6eec, // ascii_24 0.2331543
-        0x7c79, // ascii_25 0.779541
-        0x845d, // ascii_26 1.5454102
-        0x5ba0, // ascii_27 0.045410156
+        0x8514, // cyr_nonrussian 1.6347656
+        0x8308, // ascii_21 1.3789063
+        0x6879, // ascii_22 0.13238525
+        0x784b, // ascii_23 0.51831055
+        0x6d58, // ascii_24 0.2084961
+        0x7c8f, // ascii_25 0.7849121
+        0x8475, // ascii_26 1.5571289
+        0x5e36, // ascii_27 0.055511475
         0x0000, // ascii_28 0.0
-        0x739f, // ascii_29 0.36315918
+        0x751c, // ascii_29 0.40966797
         0x0000, // ascii_2a 0.0
-        0x814c, // ascii_2b 1.1621094
-        0x71c4, // ascii_2c 0.30517578
-        0x738b, // ascii_2d 0.36071777
-        0x6993, // ascii_2e 0.14959717
-        0x6a95, // ascii_2f 0.16534424
-        0x6b90, // ascii_3a 0.18066406
+        0x8172, // ascii_2b 1.1806641
+        0x7201, // ascii_2c 0.31262207
+        0x7401, // ascii_2d 0.37512207
+        0x699b, // ascii_2e 0.15008545
+        0x6b94, // ascii_2f 0.1809082
+        0x6c8d, // ascii_3a 0.19610596
         0x0000, // ascii_3b 0.0
-        0x6d32, // ascii_3c 0.20617676
-        0x7252, // ascii_3d 0.32250977
-        0x59b2, // ascii_3e 0.037872314
-        0x7ead, // ascii_3f 0.9172363
-        0x72e7, // ascii_40 0.34069824
-        0x70aa, // ascii_5b 0.27075195
-        0x7ac3, // ascii_5c 0.6726074
-        0x756b, // ascii_5d 0.41931152
-        0x876a, // ascii_5e 1.9267578
-        0x5d3c, // ascii_5f 0.051696777
-        0x6201, // ascii_60 0.07815552
+        0x6a4c, // ascii_3c 0.16088867
+        0x7415, // ascii_3d 0.37756348
+        0x65f1, // ascii_3e 0.10891724
+        0x7f4a, // ascii_3f 0.9555664
+        0x74cc, // ascii_40 0.39990234
+        0x7123, // ascii_5b 0.28552246
+        0x7ae4, // ascii_5c 0.68066406
+        0x74fc, // ascii_5d 0.40576172
+        0x86c0, // ascii_5e 1.84375
+        0x60bb, // ascii_5f 0.06820679
+        0x62e1, // ascii_60 0.084991455
         0x0000, // ascii_7b 0.0
-        0x7910, // ascii_7c 0.56640625
-        0x455d, // ascii_7d 0.0065250397
+        0x7892, // ascii_7c 0.53564453
+        0x0000, // ascii_7d 0.0
         0x0000, // ascii_7e 0.0
-        0x622f, // upper_a 0.079559326
-        0x7675, // upper_b 0.45178223
-        0x32d3, // upper_c 0.0013213158
+        0x652f, // upper_a 0.102996826
+        0x77f0, // upper_b 0.49804688
+        0x540f, // upper_c 0.02355194
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x6ee5, // upper_g 0.23272705
+        0x6d64, // upper_g 0.20922852
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x7b7a, // upper_j 0.71728516
-        0x7f1c, // upper_k 0.94433594
+        0x7b10, // upper_j 0.69140625
+        0x7e6a, // upper_k 0.9008789
         0x0000, // upper_l 0.0
-        0x7a04, // upper_m 0.62597656
+        0x79e0, // upper_m 0.6171875
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7522, // upper_p 0.4104004
-        0x7a48, // upper_q 0.6425781
+        0x7586, // upper_p 0.42260742
+        0x797a, // upper_q 0.59228516
         0x0000, // upper_r 0.0
-        0x6b00, // upper_s 0.171875
+        0x6b83, // upper_s 0.1798706
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x7973, // upper_v 0.5905762
+        0x7972, // upper_v 0.59033203
         0x0000, // upper_w 0.0
-        0x0000, // upper_x 0.0
+        0x4de5, // upper_x 0.013568878
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
     ],
@@ -1529,198 +1529,198 @@ pub(crate) const RATE_CODES: [[u16; 165]; 9] = [
 pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
     // o200k
     &[
-        [0.002995491, -2.6103516, 2.9677734], // empty
-        [0.0064315796, -4.6308594, 4.9414063], // prose
-        [0.00066161156, -2.6103516, 14.203125], // cyrillic
-        [0.0057296753, -3.0986328, 4.1289063], // arabic
-        [0.0039100647, -4.1171875, 6.3847656], // indic
-        [0.0059833527, -2.6103516, 4.359375], // cjk
-        [0.004014969, -2.6103516, 7.7695313], // korean
-        [0.005853653, -13.277344, 6.84375], // other-script
-        [-0.002702713, -3.8720703, 6.0527344], // code
-        [-0.008472443, -3.859375, 5.671875], // json
-        [-0.0013828278, -3.796875, 2.9677734], // markup
-        [0.0025520325, -6.6816406, 3.1259766], // latex
-        [-0.00061655045, -3.241211, 2.9677734], // tabular
-        [-0.003203392, -2.6103516, 2.9677734], // numeric
-        [0.0037240982, -4.5234375, 3.0048828], // encoded
-        [0.010055542, -8.417969, 5.095703], // emoji
-        [-0.04284668, -2.6103516, 2.9677734], // repetitive
+        [0.0025463104, -2.5332031, 2.9335938], // empty
+        [0.0068454742, -4.5742188, 4.9453125], // prose
+        [0.0016541481, -2.5332031, 13.800781], // cyrillic
+        [0.002749443, -2.9804688, 4.0566406], // arabic
+        [0.0024671555, -3.9521484, 6.2246094], // indic
+        [0.0052700043, -2.5332031, 4.5], // cjk
+        [0.0042972565, -2.5332031, 7.546875], // korean
+        [0.005607605, -2.975586, 6.6347656], // other-script
+        [-0.0030412674, -3.6894531, 5.908203], // code
+        [-0.006412506, -3.7089844, 5.4121094], // json
+        [-0.003036499, -3.640625, 2.9335938], // markup
+        [0.0027179718, -6.4003906, 2.9335938], // latex
+        [-0.00084257126, -4.0820313, 2.9335938], // tabular
+        [-0.0070724487, -2.5332031, 2.9335938], // numeric
+        [0.001265049, -4.4628906, 2.9335938], // encoded
+        [0.00856781, -7.548828, 4.3515625], // emoji
+        [-0.031982422, -2.5332031, 2.9335938], // repetitive
     ],
     // cl100k
     &[
-        [0.0018897057, -2.5615234, 2.8535156], // empty
-        [0.007671356, -5.6933594, 3.8789063], // prose
-        [0.0027036667, -2.5615234, 10.863281], // cyrillic
-        [-0.0008132458, -2.5615234, 2.8535156], // arabic
-        [-0.002251625, -2.5615234, 2.8535156], // indic
-        [0.007381439, -2.5615234, 8.253906], // cjk
-        [0.013721466, -2.5615234, 6.5097656], // korean
-        [0.0019030571, -5.283203, 3.7636719], // other-script
-        [0.0018081665, -4.5058594, 6.1972656], // code
-        [-0.0004081726, -3.725586, 5.9257813], // json
-        [-0.00046288967, -2.7675781, 2.8535156], // markup
-        [-0.0039577484, -7.2148438, 4.6484375], // latex
-        [0.0042266846, -4.2714844, 2.8535156], // tabular
-        [-0.004392624, -2.5615234, 2.8535156], // numeric
-        [-0.00096154213, -2.5673828, 2.8535156], // encoded
-        [0.008262634, -5.3867188, 4.9570313], // emoji
-        [-0.032806396, -2.5615234, 2.8535156], // repetitive
+        [0.0017595291, -2.4628906, 2.7705078], // empty
+        [0.0072669983, -5.783203, 3.8759766], // prose
+        [0.002339363, -2.4628906, 10.6328125], // cyrillic
+        [-0.00010177493, -2.5009766, 2.7705078], // arabic
+        [-0.0024194717, -2.4628906, 2.7705078], // indic
+        [0.0075531006, -2.4628906, 8.097656], // cjk
+        [0.011909485, -2.4628906, 6.4296875], // korean
+        [-0.00096297264, -4.966797, 3.7626953], // other-script
+        [0.0008301735, -4.2460938, 6.107422], // code
+        [-0.0025959015, -3.6289063, 5.796875], // json
+        [-0.0026388168, -2.678711, 2.9716797], // markup
+        [-0.001663208, -7.0078125, 4.4140625], // latex
+        [0.003815651, -5.361328, 2.7705078], // tabular
+        [-0.0057296753, -2.4628906, 2.7705078], // numeric
+        [-0.0017900467, -2.4628906, 2.7705078], // encoded
+        [0.007255554, -5.0117188, 4.7929688], // emoji
+        [-0.018371582, -2.4628906, 2.7705078], // repetitive
     ],
     // llama3
     &[
-        [0.0024223328, -2.4521484, 2.6259766], // empty
-        [0.011562347, -5.4628906, 4.609375], // prose
-        [0.0022859573, -2.4521484, 13.238281], // cyrillic
-        [0.0004774332, -3.1035156, 2.8378906], // arabic
-        [-0.00013691187, -2.4521484, 2.6259766], // indic
-        [0.007888794, -2.8408203, 3.1113281], // cjk
-        [-0.00019448996, -2.4521484, 4.6914063], // korean
-        [0.002837181, -2.5947266, 4.2753906], // other-script
-        [-0.0010895729, -4.044922, 7.8945313], // code
-        [-0.008731842, -3.6064453, 5.720703], // json
-        [-0.0050373077, -2.4521484, 3.743164], // markup
-        [-0.00538826, -5.7597656, 4.0390625], // latex
-        [0.0050792694, -5.1171875, 2.6259766], // tabular
-        [-0.0065517426, -2.4521484, 2.6259766], // numeric
-        [-0.0058021545, -3.0761719, 2.6845703], // encoded
-        [0.004234314, -6.0078125, 8.800781], // emoji
-        [-0.040985107, -2.4521484, 2.6259766], // repetitive
+        [0.0017385483, -2.4589844, 2.5341797], // empty
+        [0.011722565, -5.5351563, 4.611328], // prose
+        [-0.00042116642, -2.4589844, 13.125], // cyrillic
+        [0.00063061714, -3.165039, 2.7773438], // arabic
+        [0.00069856644, -2.4589844, 2.5341797], // indic
+        [0.0062274933, -2.7392578, 3.1660156], // cjk
+        [0.00047039986, -2.4589844, 4.673828], // korean
+        [0.0043678284, -2.4589844, 4.279297], // other-script
+        [-0.0010914803, -3.9853516, 8.28125], // code
+        [-0.010803223, -3.491211, 5.669922], // json
+        [-0.0055599213, -3.21875, 3.631836], // markup
+        [-0.0056591034, -5.4765625, 3.890625], // latex
+        [0.0049552917, -6.017578, 2.5341797], // tabular
+        [-0.011329651, -2.4589844, 2.5341797], // numeric
+        [-0.005689621, -2.4589844, 2.5341797], // encoded
+        [0.0036735535, -5.0527344, 8.8203125], // emoji
+        [-0.029945374, -2.4589844, 2.5341797], // repetitive
     ],
     // qwen3
     &[
-        [0.0032434464, -2.631836, 2.8896484], // empty
-        [0.014190674, -5.3671875, 4.7910156], // prose
-        [0.004383087, -2.631836, 7.8632813], // cyrillic
-        [0.0035934448, -2.8203125, 2.8896484], // arabic
-        [0.00055241585, -2.7324219, 2.8896484], // indic
-        [0.012081146, -4.595703, 4.1777344], // cjk
-        [0.0020532608, -2.631836, 4.6445313], // korean
-        [0.0016775131, -2.631836, 2.8896484], // other-script
-        [-0.0013194084, -3.7832031, 6.203125], // code
-        [-0.014614105, -2.7333984, 5.4921875], // json
-        [-0.005832672, -2.631836, 3.671875], // markup
-        [-0.0011062622, -5.951172, 4.205078], // latex
-        [0.0022249222, -4.3320313, 2.8896484], // tabular
-        [-0.0013313293, -2.631836, 2.8896484], // numeric
-        [-0.0013489723, -2.631836, 2.8896484], // encoded
-        [0.053482056, -6.0214844, 5.388672], // emoji
-        [-0.038009644, -2.631836, 2.8896484], // repetitive
+        [0.0025787354, -2.5703125, 2.9296875], // empty
+        [0.012218475, -5.703125, 4.859375], // prose
+        [0.0049095154, -2.5703125, 7.75], // cyrillic
+        [0.0009942055, -2.6855469, 2.9296875], // arabic
+        [0.00036871433, -2.6816406, 2.9296875], // indic
+        [0.011539459, -4.560547, 4.1972656], // cjk
+        [0.0028095245, -2.5703125, 4.591797], // korean
+        [0.0015363693, -2.5703125, 2.9296875], // other-script
+        [-0.0023374557, -3.913086, 6.0898438], // code
+        [-0.012889862, -2.5976563, 5.25], // json
+        [-0.004749298, -2.5722656, 3.586914], // markup
+        [0.0010504723, -5.8847656, 4.0058594], // latex
+        [0.0010819435, -5.2070313, 2.9296875], // tabular
+        [-0.0027227402, -2.5703125, 2.9296875], // numeric
+        [-0.0014529228, -2.5703125, 2.9296875], // encoded
+        [0.052963257, -4.529297, 5.2597656], // emoji
+        [-0.033325195, -2.5703125, 2.9296875], // repetitive
     ],
     // deepseek-v3
     &[
-        [0.0020093918, -2.1455078, 2.7685547], // empty
-        [0.0027360916, -4.064453, 4.220703], // prose
-        [0.0014605522, -2.6533203, 11.8359375], // cyrillic
-        [0.00030517578, -2.1455078, 2.7685547], // arabic
-        [0.00029802322, -3.2080078, 5.232422], // indic
-        [0.0008318424, -4.6914063, 6.001953], // cjk
-        [0.008758545, -2.1455078, 5.3554688], // korean
-        [0.004573822, -9.730469, 5.2734375], // other-script
-        [0.0018811226, -4.939453, 6.044922], // code
-        [-0.007247925, -4.7089844, 5.185547], // json
-        [8.788705e-5, -3.5761719, 2.7685547], // markup
-        [-0.0021276474, -6.9609375, 3.5458984], // latex
-        [0.0023088455, -3.9589844, 2.7685547], // tabular
-        [-0.00310421, -2.1455078, 2.7685547], // numeric
-        [0.0014505386, -10.265625, 2.7685547], // encoded
-        [0.02357483, -6.3652344, 5.373047], // emoji
-        [-0.017074585, -2.209961, 2.7685547], // repetitive
+        [0.0018367767, -2.1972656, 2.850586], // empty
+        [0.0032253265, -4.2910156, 4.1777344], // prose
+        [0.0008056164, -2.678711, 11.8984375], // cyrillic
+        [-0.00066661835, -2.475586, 2.850586], // arabic
+        [0.0016222, -3.4365234, 5.201172], // indic
+        [0.002711296, -4.7617188, 5.908203], // cjk
+        [0.009292603, -2.1972656, 5.404297], // korean
+        [0.0059375763, -3.9433594, 5.2753906], // other-script
+        [0.00030112267, -4.9785156, 6.28125], // code
+        [-0.0074539185, -4.609375, 5.15625], // json
+        [-0.00022614002, -3.5517578, 2.850586], // markup
+        [-0.0019021034, -6.8203125, 3.413086], // latex
+        [-0.00081944466, -4.2929688, 2.850586], // tabular
+        [-0.006580353, -2.1972656, 2.850586], // numeric
+        [0.004014969, -9.546875, 2.850586], // encoded
+        [0.025177002, -5.4375, 5.1992188], // emoji
+        [-0.016075134, -2.3925781, 2.850586], // repetitive
     ],
     // gemini
     &[
-        [0.002152443, -2.2421875, 2.571289], // empty
-        [0.004459381, -3.665039, 4.1679688], // prose
-        [0.004497528, -2.8867188, 12.265625], // cyrillic
-        [0.0037994385, -3.7333984, 2.8857422], // arabic
-        [0.0068511963, -3.2861328, 5.4023438], // indic
-        [0.0013918877, -3.1660156, 6.90625], // cjk
-        [0.004901886, -2.2421875, 3.7734375], // korean
-        [0.0018811226, -5.9960938, 6.798828], // other-script
-        [0.0009622574, -4.984375, 4.4101563], // code
-        [-0.006799698, -2.2421875, 2.959961], // json
-        [0.00034725666, -2.383789, 2.571289], // markup
-        [-0.00088119507, -4.326172, 2.821289], // latex
-        [-0.00079250336, -7.7851563, 2.571289], // tabular
-        [0.00014334917, -2.2421875, 2.571289], // numeric
-        [0.0009226799, -2.2421875, 2.571289], // encoded
-        [0.025886536, -11.4765625, 10.421875], // emoji
-        [-0.017745972, -2.5673828, 2.571289], // repetitive
+        [0.0024871826, -2.3125, 2.6396484], // empty
+        [0.004293442, -3.78125, 4.2148438], // prose
+        [0.004266739, -3.0214844, 12.25], // cyrillic
+        [0.00303936, -3.6689453, 2.9853516], // arabic
+        [0.003419876, -3.5507813, 5.6152344], // indic
+        [0.00023883581, -3.1425781, 6.9921875], // cjk
+        [0.0037698746, -2.3125, 3.8769531], // korean
+        [0.0029964447, -4.078125, 6.7871094], // other-script
+        [0.00178051, -4.951172, 4.4609375], // code
+        [-0.0068950653, -2.3125, 3.0048828], // json
+        [0.00048339367, -2.430664, 2.6396484], // markup
+        [0.0008840561, -4.2441406, 2.8876953], // latex
+        [-0.0010676384, -8.488281, 2.6396484], // tabular
+        [-0.003332138, -2.3125, 2.6396484], // numeric
+        [0.00067567825, -2.3125, 2.6396484], // encoded
+        [0.03124237, -11.390625, 9.7734375], // emoji
+        [-0.0093307495, -2.5654297, 2.6396484], // repetitive
     ],
     // gemma3
     &[
-        [0.0015892982, -2.1748047, 2.6054688], // empty
-        [0.003950119, -3.5585938, 4.419922], // prose
-        [0.0030002594, -3.446289, 13.640625], // cyrillic
-        [0.0014014244, -3.1777344, 2.8417969], // arabic
-        [0.0035324097, -5.3515625, 7.65625], // indic
-        [0.008205414, -2.7734375, 6.0507813], // cjk
-        [-0.0017213821, -2.1748047, 6.2460938], // korean
-        [-0.006673813, -8.683594, 5.044922], // other-script
-        [-9.229779e-5, -3.671875, 4.7460938], // code
-        [-0.0091362, -2.1748047, 2.6201172], // json
-        [-0.00042378902, -2.6044922, 2.6054688], // markup
-        [0.0017023087, -5.796875, 2.609375], // latex
-        [-0.0009434223, -7.845703, 2.6054688], // tabular
-        [-0.0020179749, -2.1748047, 2.6054688], // numeric
-        [0.0010471344, -2.1748047, 2.6054688], // encoded
-        [0.044647217, -8.714844, 8.644531], // emoji
-        [-0.03538513, -3.0595703, 2.6054688], // repetitive
+        [0.0022201538, -2.1923828, 2.5742188], // empty
+        [0.0046024323, -3.7832031, 4.34375], // prose
+        [0.0025186539, -3.4277344, 13.613281], // cyrillic
+        [0.0016169548, -3.1621094, 2.9228516], // arabic
+        [0.0027809143, -5.888672, 7.4570313], // indic
+        [0.004211426, -2.7128906, 6.1953125], // cjk
+        [0.00038003922, -2.1923828, 6.2089844], // korean
+        [-0.005722046, -7.7285156, 4.939453], // other-script
+        [0.00014716387, -3.5615234, 4.8046875], // code
+        [-0.009033203, -2.1923828, 2.727539], // json
+        [0.00080800056, -2.6064453, 2.5742188], // markup
+        [0.0022201538, -5.716797, 2.665039], // latex
+        [-0.002486229, -8.613281, 2.5742188], // tabular
+        [-0.0048179626, -2.1923828, 2.5742188], // numeric
+        [0.0025186539, -2.1923828, 2.5742188], // encoded
+        [0.042007446, -8.183594, 8.28125], // emoji
+        [-0.0080451965, -3.366211, 2.5742188], // repetitive
     ],
     // mistral-v1
     &[
-        [0.0016555786, -2.3916016, 2.6748047], // empty
-        [0.006811142, -5.076172, 4.6503906], // prose
-        [-0.0012350082, -2.3916016, 15.355469], // cyrillic
-        [-0.0016036034, -2.3916016, 2.6748047], // arabic
-        [-0.00034046173, -2.993164, 3.5253906], // indic
-        [0.0018062592, -2.3916016, 5.9765625], // cjk
-        [-0.0022335052, -2.3916016, 3.2490234], // korean
-        [0.0006530285, -2.3916016, 6.0546875], // other-script
-        [0.00050854683, -3.3330078, 9.332031], // code
-        [0.0004899502, -2.4726563, 4.5585938], // json
-        [-0.00071024895, -3.2958984, 3.6816406], // markup
-        [-0.004709244, -6.2539063, 5.1347656], // latex
-        [-0.0004911423, -2.3916016, 2.6748047], // tabular
-        [-0.00071263313, -2.3916016, 2.6748047], // numeric
-        [0.0009899139, -3.2353516, 2.6748047], // encoded
-        [0.026115417, -2.5146484, 3.0576172], // emoji
-        [0.016868591, -2.3916016, 2.7197266], // repetitive
+        [0.0013103485, -2.2705078, 2.616211], // empty
+        [0.0063762665, -4.6875, 4.34375], // prose
+        [-0.00056123734, -2.2705078, 14.878906], // cyrillic
+        [-0.00014173985, -2.2705078, 2.616211], // arabic
+        [-0.00068569183, -3.015625, 3.6513672], // indic
+        [0.0020151138, -2.2705078, 6.0546875], // cjk
+        [-0.0015249252, -2.2705078, 3.1611328], // korean
+        [0.00024312735, -2.2705078, 12.65625], // other-script
+        [-0.0013637543, -3.3203125, 9.46875], // code
+        [0.0007953644, -2.5683594, 4.8183594], // json
+        [-0.00019168854, -2.8183594, 3.9814453], // markup
+        [-0.007753372, -5.904297, 5.265625], // latex
+        [-0.0022602081, -2.2705078, 3.1201172], // tabular
+        [-0.004514694, -2.2705078, 2.616211], // numeric
+        [0.00076675415, -2.2705078, 2.616211], // encoded
+        [0.024772644, -2.5664063, 3.4707031], // emoji
+        [0.019599915, -2.2705078, 2.616211], // repetitive
     ],
     // claude-legacy
     &[
-        [0.0023460388, -2.319336, 2.3701172], // empty
-        [0.008216858, -4.3867188, 6.3476563], // prose
-        [0.0032691956, -2.319336, 8.691406], // cyrillic
-        [0.00018972158, -2.319336, 2.3701172], // arabic
-        [0.001698494, -2.319336, 2.3701172], // indic
-        [0.0053901672, -2.6132813, 8.109375], // cjk
-        [0.0051555634, -2.319336, 2.977539], // korean
-        [-0.0022888184, -2.319336, 7.7753906], // other-script
-        [0.0011410713, -4.3652344, 5.25], // code
-        [0.014320374, -2.930664, 4.095703], // json
-        [0.0001347065, -2.4980469, 2.3701172], // markup
-        [0.00329113, -5.8007813, 2.3857422], // latex
-        [-0.00074887276, -9.4921875, 2.3701172], // tabular
-        [-0.0041389465, -2.319336, 2.3701172], // numeric
-        [0.0022249222, -10.527344, 3.2304688], // encoded
-        [0.0021810532, -2.319336, 2.3701172], // emoji
-        [0.029067993, -2.319336, 2.3701172], // repetitive
+        [0.0023117065, -2.3378906, 2.4189453], // empty
+        [0.0073432922, -4.357422, 6.5234375], // prose
+        [0.0029726028, -2.3378906, 8.7734375], // cyrillic
+        [-0.0010695457, -2.3378906, 2.4189453], // arabic
+        [0.0016565323, -2.3378906, 2.4189453], // indic
+        [0.00598526, -2.756836, 8.214844], // cjk
+        [0.0052871704, -2.3378906, 2.993164], // korean
+        [-0.0019550323, -2.3378906, 3.9941406], // other-script
+        [0.0008494854, -4.314453, 5.3339844], // code
+        [0.01486969, -2.96875, 4.294922], // json
+        [-0.001045227, -2.459961, 2.4189453], // markup
+        [0.0020942688, -5.953125, 2.696289], // latex
+        [-0.0039367676, -9.800781, 2.4189453], // tabular
+        [-0.0069351196, -9.0703125, 2.4189453], // numeric
+        [0.0047740936, -10.667969, 2.4189453], // encoded
+        [0.0031318665, -2.3378906, 2.4189453], // emoji
+        [0.051193237, -2.3378906, 2.4189453], // repetitive
     ],
 ];
 
 /// Per profile: the spread `[a, b, c]`, σ = sqrt(a + b / L + c · r) for a linear estimate of L tokens and a
 /// share r of characters in long runs (`estimate::sigma`).
 pub(crate) const SPREAD: [[f32; 3]; 9] = [
-    [0.0033979416, 0.19866943, 0.23150635], // o200k
-    [0.0038309097, 0.20367432, 0.122039795], // cl100k
-    [0.004512787, 0.44250488, 0.064819336], // llama3
-    [0.0043754578, 0.38537598, 0.09915161], // qwen3
-    [0.0031747818, 0.4741211, 0.08660889], // deepseek-v3
-    [0.002984047, 0.13873291, 0.016319275], // gemini
-    [0.0036306381, 0.16021729, 0.020103455], // gemma3
-    [0.0023841858, 0.41235352, 0.0071163177], // mistral-v1
-    [0.0048274994, 0.094177246, 0.029434204], // claude-legacy
+    [0.0036449432, 0.17285156, 0.1675415], // o200k
+    [0.0039787292, 0.23236084, 0.08016968], // cl100k
+    [0.004518509, 0.50146484, 0.03465271], // llama3
+    [0.004524231, 0.3734131, 0.06652832], // qwen3
+    [0.0031690598, 0.4527588, 0.07376099], // deepseek-v3
+    [0.0029878616, 0.13275146, 0.01712799], // gemini
+    [0.0036230087, 0.16992188, 0.019950867], // gemma3
+    [0.00219059, 0.6906738, 0.003903389], // mistral-v1
+    [0.004716873, 0.11651611, 0.029808044], // claude-legacy
 ];
 
 /// Per profile, per detected content kind: characters per token `[p5, p50, p95]` on the fit split (kinds with
@@ -1729,180 +1729,180 @@ pub(crate) const CHARS_PER_TOKEN: [[[f32; 3]; 17]; 9] = [
     // o200k
     [
         [1.5664063, 3.1777344, 4.6328125], // empty
-        [2.399414, 3.6679688, 4.8066406], // prose
+        [2.3691406, 3.6757813, 4.8085938], // prose
         [2.5205078, 3.2490234, 3.9951172], // cyrillic
         [2.0341797, 2.5976563, 3.1386719], // arabic
         [1.6147461, 2.3613281, 2.9228516], // indic
         [1.1337891, 1.6972656, 2.3759766], // cjk
         [1.4213867, 1.7504883, 2.1914063], // korean
         [1.9897461, 2.5390625, 3.1308594], // other-script
-        [2.5439453, 3.6855469, 4.9570313], // code
-        [1.9228516, 3.2304688, 3.84375], // json
+        [2.5439453, 3.6796875, 4.9453125], // code
+        [1.7700195, 3.2158203, 3.8398438], // json
         [2.7685547, 3.4824219, 4.5722656], // markup
-        [2.1533203, 3.0195313, 4.4746094], // latex
-        [1.2265625, 1.7783203, 2.6269531], // tabular
+        [2.1621094, 3.0136719, 4.4492188], // latex
+        [1.2250977, 1.784668, 2.6484375], // tabular
         [1.5664063, 3.1777344, 4.6328125], // numeric
-        [1.4438477, 1.6923828, 2.8740234], // encoded
+        [1.4501953, 1.6704102, 2.1357422], // encoded
         [0.6875, 2.1591797, 2.7490234], // emoji
         [4.3828125, 9.535156, 47.578125], // repetitive
     ],
     // cl100k
     [
         [1.019043, 2.8798828, 4.5996094], // empty
-        [2.069336, 3.3095703, 4.6777344], // prose
+        [2.0683594, 3.3115234, 4.701172], // prose
         [1.6650391, 2.2617188, 2.7705078], // cyrillic
         [1.0385742, 1.375, 1.5385742], // arabic
         [0.5600586, 0.9362793, 1.0717773], // indic
         [0.8137207, 1.3125, 1.921875], // cjk
         [1.0058594, 1.1953125, 1.6044922], // korean
         [1.0507813, 1.1328125, 1.347168], // other-script
-        [2.5615234, 3.7001953, 4.982422], // code
-        [1.9228516, 3.2197266, 3.8476563], // json
+        [2.5615234, 3.7001953, 4.9804688], // code
+        [1.7226563, 3.2021484, 3.8466797], // json
         [2.336914, 3.415039, 4.59375], // markup
-        [2.211914, 2.977539, 4.4121094], // latex
-        [1.2265625, 1.7895508, 2.6230469], // tabular
+        [2.2138672, 2.9726563, 4.408203], // latex
+        [1.2250977, 1.7973633, 2.6445313], // tabular
         [1.019043, 2.8798828, 4.5996094], // numeric
-        [1.3955078, 1.5898438, 2.881836], // encoded
+        [1.3842773, 1.5771484, 2.133789], // encoded
         [0.47192383, 1.8076172, 2.2802734], // emoji
         [4.2109375, 9.558594, 48.09375], // repetitive
     ],
     // llama3
     [
         [1.1547852, 3.1074219, 4.6015625], // empty
-        [2.366211, 3.4003906, 4.6777344], // prose
+        [2.3583984, 3.4003906, 4.701172], // prose
         [2.4345703, 3.0253906, 3.53125], // cyrillic
         [1.0400391, 2.2246094, 3.078125], // arabic
         [0.5600586, 1.0102539, 1.9233398], // indic
         [1.1494141, 1.7250977, 2.4492188], // cjk
         [1.3505859, 1.675293, 2.0996094], // korean
         [1.9248047, 2.2949219, 2.953125], // other-script
-        [2.602539, 3.7001953, 4.982422], // code
-        [1.9228516, 3.2197266, 3.8476563], // json
+        [2.602539, 3.7001953, 4.9804688], // code
+        [1.7236328, 3.2021484, 3.8466797], // json
         [2.6572266, 3.4365234, 4.59375], // markup
-        [2.211914, 2.977539, 4.4121094], // latex
-        [1.2265625, 1.7895508, 2.6230469], // tabular
+        [2.2138672, 2.9726563, 4.408203], // latex
+        [1.2250977, 1.7978516, 2.6445313], // tabular
         [1.1547852, 3.1074219, 4.6015625], // numeric
-        [1.3984375, 1.5961914, 2.881836], // encoded
+        [1.3881836, 1.5791016, 2.133789], // encoded
         [0.50439453, 1.8984375, 2.3964844], // emoji
         [4.234375, 9.558594, 48.09375], // repetitive
     ],
     // qwen3
     [
         [1.1005859, 2.9804688, 4.5898438], // empty
-        [1.9692383, 3.3261719, 4.6757813], // prose
+        [1.9501953, 3.328125, 4.6777344], // prose
         [1.8676758, 2.7226563, 3.241211], // cyrillic
         [1.652832, 2.2666016, 2.6416016], // arabic
         [0.6574707, 1.0522461, 1.159668], // indic
         [1.2905273, 1.777832, 2.4179688], // cjk
         [1.2709961, 1.5351563, 1.9199219], // korean
         [1.1464844, 1.6826172, 1.9760742], // other-script
-        [2.4101563, 3.6455078, 4.982422], // code
-        [1.3881836, 3.1689453, 3.8408203], // json
-        [2.5205078, 3.34375, 4.5742188], // markup
-        [1.9584961, 2.9492188, 4.4023438], // latex
-        [1.0, 1.25, 2.3339844], // tabular
+        [2.4101563, 3.6455078, 4.9804688], // code
+        [1.2910156, 3.1621094, 3.8388672], // json
+        [2.5332031, 3.34375, 4.5742188], // markup
+        [1.9609375, 2.9453125, 4.388672], // latex
+        [1.0, 1.2304688, 2.3798828], // tabular
         [1.1005859, 2.9804688, 4.5898438], // numeric
-        [1.15625, 1.4287109, 2.852539], // encoded
+        [1.1542969, 1.421875, 1.6552734], // encoded
         [0.83691406, 2.1376953, 2.6611328], // emoji
         [4.169922, 7.998047, 47.578125], // repetitive
     ],
     // deepseek-v3
     [
         [1.46875, 2.899414, 4.3671875], // empty
-        [2.2216797, 3.2617188, 4.4453125], // prose
+        [2.2207031, 3.2636719, 4.455078], // prose
         [2.1894531, 2.8955078, 3.5625], // cyrillic
         [1.8891602, 2.2363281, 2.6435547], // arabic
         [1.0292969, 1.6240234, 2.1533203], // indic
         [1.4311523, 1.8300781, 2.640625], // cjk
         [1.2280273, 1.5112305, 1.9155273], // korean
         [1.9033203, 2.375, 3.0048828], // other-script
-        [2.4316406, 3.4189453, 4.796875], // code
-        [1.9052734, 3.0683594, 3.6982422], // json
+        [2.4316406, 3.4189453, 4.7890625], // code
+        [1.722168, 3.055664, 3.6914063], // json
         [2.5214844, 3.3330078, 4.3164063], // markup
-        [2.118164, 2.9316406, 3.9560547], // latex
-        [1.2412109, 1.7705078, 2.491211], // tabular
+        [2.1201172, 2.921875, 3.946289], // latex
+        [1.2412109, 1.7797852, 2.5], // tabular
         [1.46875, 2.899414, 4.3671875], // numeric
-        [1.4287109, 1.6674805, 2.8798828], // encoded
+        [1.4287109, 1.6220703, 2.0429688], // encoded
         [0.6862793, 1.9863281, 2.602539], // emoji
         [4.2109375, 9.2109375, 43.8125], // repetitive
     ],
     // gemini
     [
         [1.3393555, 2.9726563, 4.3125], // empty
-        [1.9404297, 3.5126953, 4.5664063], // prose
+        [1.9384766, 3.5146484, 4.578125], // prose
         [2.4824219, 3.2441406, 3.8779297], // cyrillic
         [1.8950195, 2.3740234, 3.1484375], // arabic
         [1.1835938, 1.9106445, 2.5263672], // indic
         [1.3764648, 2.015625, 2.8427734], // cjk
         [1.3505859, 1.559082, 1.949707], // korean
         [2.118164, 2.5292969, 2.928711], // other-script
-        [2.1513672, 3.2109375, 4.314453], // code
-        [1.3286133, 2.803711, 3.3642578], // json
-        [2.4648438, 3.2236328, 4.1914063], // markup
-        [1.8862305, 2.9296875, 4.076172], // latex
-        [1.0, 1.2260742, 2.1855469], // tabular
+        [2.1513672, 3.2109375, 4.296875], // code
+        [1.2988281, 2.7939453, 3.359375], // json
+        [2.4824219, 3.2236328, 4.1914063], // markup
+        [1.9135742, 2.9277344, 4.046875], // latex
+        [1.0, 1.2236328, 2.2197266], // tabular
         [1.3393555, 2.9726563, 4.3125], // numeric
-        [1.1655273, 1.5292969, 2.78125], // encoded
+        [1.1601563, 1.5170898, 1.7270508], // encoded
         [1.324707, 2.086914, 3.046875], // emoji
         [3.4560547, 6.9765625, 14.0078125], // repetitive
     ],
     // gemma3
     [
         [1.3666992, 2.9863281, 4.248047], // empty
-        [1.9384766, 3.4521484, 4.4628906], // prose
+        [1.9345703, 3.4541016, 4.4648438], // prose
         [2.5019531, 3.3330078, 3.8828125], // cyrillic
         [1.8867188, 2.3984375, 3.1083984], // arabic
         [1.581543, 2.6865234, 3.4355469], // indic
         [1.3740234, 2.015625, 2.7910156], // cjk
         [1.4238281, 1.765625, 2.1708984], // korean
         [2.1875, 2.7783203, 3.3964844], // other-script
-        [2.1191406, 3.1894531, 4.2597656], // code
-        [1.3291016, 2.8017578, 3.352539], // json
-        [2.4892578, 3.2695313, 4.060547], // markup
-        [1.8725586, 2.8945313, 4.09375], // latex
-        [1.0, 1.2241211, 2.1835938], // tabular
+        [2.1191406, 3.1894531, 4.2539063], // code
+        [1.2763672, 2.7929688, 3.350586], // json
+        [2.5107422, 3.2695313, 4.060547], // markup
+        [1.8901367, 2.8916016, 4.0820313], // latex
+        [1.0, 1.2163086, 2.21875], // tabular
         [1.3666992, 2.9863281, 4.248047], // numeric
-        [1.1538086, 1.4868164, 2.7333984], // encoded
+        [1.1503906, 1.4707031, 1.6962891], // encoded
         [1.1835938, 2.0966797, 3.0390625], // emoji
         [3.4248047, 7.2128906, 21.726563], // repetitive
     ],
     // mistral-v1
     [
         [0.9770508, 2.336914, 3.703125], // empty
-        [1.5581055, 2.6865234, 3.8828125], // prose
+        [1.5571289, 2.6894531, 3.8925781], // prose
         [1.9350586, 2.272461, 2.6992188], // cyrillic
         [1.0141602, 1.1103516, 1.2260742], // arabic
         [0.42651367, 0.96240234, 1.043457], // indic
         [0.9562988, 1.1958008, 1.7890625], // cjk
         [0.9003906, 1.0029297, 1.3608398], // korean
         [0.9953613, 1.0322266, 1.2104492], // other-script
-        [1.9057617, 2.8691406, 3.915039], // code
-        [1.3144531, 2.571289, 2.9980469], // json
+        [1.9057617, 2.8691406, 3.9091797], // code
+        [1.2539063, 2.5263672, 2.993164], // json
         [1.9287109, 2.790039, 3.647461], // markup
-        [1.6826172, 2.5917969, 3.711914], // latex
-        [1.0, 1.2026367, 1.8183594], // tabular
+        [1.6977539, 2.5908203, 3.7089844], // latex
+        [0.99975586, 1.1977539, 1.8227539], // tabular
         [0.9770508, 2.336914, 3.703125], // numeric
-        [1.1347656, 1.2963867, 2.4726563], // encoded
+        [1.1318359, 1.2939453, 1.5136719], // encoded
         [0.4786377, 1.5224609, 2.0654297], // emoji
         [2.5458984, 5.6308594, 13.109375], // repetitive
     ],
     // claude-legacy
     [
         [0.8339844, 2.5498047, 4.326172], // empty
-        [1.4194336, 2.9101563, 4.4492188], // prose
+        [1.4179688, 2.9121094, 4.5], // prose
         [1.5522461, 1.90625, 2.4580078], // cyrillic
         [0.99658203, 1.1103516, 1.2827148], // arabic
         [0.40576172, 0.736084, 0.98461914], // indic
         [0.82714844, 1.3574219, 2.0908203], // cjk
         [0.888916, 1.0375977, 1.4355469], // korean
         [0.5805664, 0.8613281, 1.0839844], // other-script
-        [2.2832031, 3.2910156, 4.6308594], // code
-        [1.8334961, 2.8466797, 3.4785156], // json
+        [2.2832031, 3.288086, 4.5859375], // code
+        [1.7602539, 2.7978516, 3.4716797], // json
         [1.9301758, 3.0820313, 4.2929688], // markup
-        [1.9667969, 2.8935547, 4.1171875], // latex
-        [1.2412109, 1.7861328, 2.5185547], // tabular
+        [1.9902344, 2.883789, 4.1015625], // latex
+        [1.2407227, 1.7924805, 2.5253906], // tabular
         [0.8339844, 2.5498047, 4.326172], // numeric
-        [1.4125977, 1.7197266, 2.9794922], // encoded
+        [1.421875, 1.684082, 2.024414], // encoded
         [0.47912598, 1.8393555, 2.2460938], // emoji
         [3.4648438, 9.167969, 54.234375], // repetitive
     ],

@@ -26,7 +26,7 @@
 //! > that of `a`, and its `low` is at least that of `a` when its repeat share is at most that of `a`.
 //!
 //! The band's spread grows with the repeat share (long runs are what the rates price least surely), so appending
-//! long runs widens the band on both sides and `low` may fall (`"aGVsbG8gd29ybGQ=" + " aaaa"`, o200k: 5 → 4), and
+//! long runs widens the band on both sides and `low` may fall (`"aGVsbG8gd29ybGQ=" + " ====="`, o200k: 5 → 4), and
 //! appending text without runs to a text with them narrows it and `high` may fall.
 //!
 //! (The seam matters: a whitespace character closes every pending pre-token, repeat run and alphanumeric string
@@ -242,7 +242,7 @@ fn appending_can_lower_the_estimate_without_the_seam_or_across_kinds() {
     // Long runs appended: same kind, more tokens, a wider band whose low end falls.
     let (a, ab) = (
         estimate("aGVsbG8gd29ybGQ=", p),
-        estimate("aGVsbG8gd29ybGQ= aaaa", p),
+        estimate("aGVsbG8gd29ybGQ= =====", p),
     );
     assert_eq!(a.content.kind, ab.content.kind);
     assert!(

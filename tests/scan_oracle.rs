@@ -1,7 +1,8 @@
-//! The oracle for the scanner: its `Features` must be bit-identical to those of the scanner the calibration tables
-//! were fitted with, kept verbatim in `tests/reference_scan/`. Unlike `scan_equivalence` (piecewise == whole, for
-//! the same scanner), this compares two implementations, so a rewrite of the hot path that changes any count, for
-//! any input or any way of cutting it, fails here.
+//! The oracle for the scanner: its `Features` must be bit-identical to those of `tests/reference_scan/`, which reads
+//! the features' definitions off the text one byte at a time, with no state carried between bytes and no block,
+//! mask or table. Unlike `scan_equivalence` (piecewise == whole, for the same scanner), this compares two
+//! implementations, so a change of the hot path that changes any count, for any input or any way of cutting it,
+//! fails here.
 //!
 //! Covered: every corpus sample (whole, as bytes and as `&str`, in uneven pieces of both kinds, features read
 //! mid-stream); every pair of characters from an alphabet of every class edge plus all 128 ASCII characters, in

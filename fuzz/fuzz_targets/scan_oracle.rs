@@ -1,6 +1,6 @@
 //! The scanner against its oracle: for arbitrary bytes, the `Features` of `llm_preflight::scan::Scanner` must be
-//! bit-identical to those of the scanner the calibration tables were fitted with (`tests/reference_scan/`, kept
-//! verbatim), fed whole as bytes, whole as the lossy `&str`, and in byte pieces whose sizes come from the first
+//! bit-identical to those of the plain byte-by-byte reading of the features' definitions (`tests/reference_scan/`),
+//! fed whole as bytes, whole as the lossy `&str`, and in byte pieces whose sizes come from the first
 //! byte (some spanning a 64-byte block, some splitting UTF-8 sequences). `tests/scan_oracle.rs` checks the same on
 //! the corpus and generated inputs; here coverage guidance looks for the inputs nobody thought of.
 #![no_main]

@@ -1,0 +1,335 @@
+//! A block's bytes as bitmasks: bit `i` of each mask says something of byte `i` of the block.
+//!
+//! On x86-64 sixteen bytes at a time with SSE2 (every x86-64 CPU has it), through `safe_arch`'s safe wrappers of
+//! the intrinsics; elsewhere (wasm32 included) eight at a time on `u64`. A unit test holds the two equal.
+
+use super::{BLOCK, WIN};
+
+/// One block's byte classes. Bits past the block's valid bytes are cleared by the caller.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Bytes {
+    /// ASCII letters, either case.
+    pub letter: u64,
+    /// ASCII capitals.
+    pub upper: u64,
+    /// ASCII digits.
+    pub digit: u64,
+    /// Spaces and tabs.
+    pub blank: u64,
+    /// Newlines.
+    pub newline: u64,
+    /// `!` to `~`: letters, digits and ASCII punctuation.
+    pub printable: u64,
+    /// Bytes from 0x80 up.
+    pub high: u64,
+    /// The byte equals the next one (bit 63 looks at the first byte past the block).
+    pub same_next: u64,
+}
+
+/// Classifies the block `w[..BLOCK]` (and reads `w[BLOCK]` for `same_next`).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn classify(w: &[u8; WIN]) -> Bytes {
+    sse2::classify(w)
+}
+
+/// Classifies the block `w[..BLOCK]` (and reads `w[BLOCK]` for `same_next`).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(super) fn classify(w: &[u8; WIN]) -> Bytes {
+    classify_swar(w)
+}
+
+/// The UTF-8 continuation bytes (0x80 to 0xBF) of the block.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn continuation(w: &[u8; WIN]) -> u64 {
+    sse2::continuation(w)
+}
+
+/// The UTF-8 continuation bytes (0x80 to 0xBF) of the block.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(super) fn continuation(w: &[u8; WIN]) -> u64 {
+    continuation_swar(w)
+}
+
+/// The bits of the first 64 bytes of `w` (at least that long) equal to `c`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn equal(w: &[u8], c: u8) -> u64 {
+    sse2::equal(w, c)
+}
+
+/// The bits of the first 64 bytes of `w` (at least that long) equal to `c`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(super) fn equal(w: &[u8], c: u8) -> u64 {
+    equal_swar(w, c)
+}
+
+/// The bits of the block's bytes that are `a` to `f` or `A` to `F`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn hex_letters(w: &[u8; WIN]) -> u64 {
+    sse2::hex_letters(w)
+}
+
+/// The bits of the block's bytes that are `a` to `f` or `A` to `F`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(super) fn hex_letters(w: &[u8; WIN]) -> u64 {
+    hex_letters_swar(w)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use super::{Bytes, BLOCK, WIN};
+    use safe_arch::{
+        bitandnot_m128i as andnot, bitor_m128i as or, cmp_eq_mask_i8_m128i as eq,
+        cmp_lt_mask_i8_m128i as lt, m128i, move_mask_i8_m128i, set_splat_i8_m128i as splat,
+    };
+
+    /// The sixteen bytes at `j`.
+    #[inline(always)]
+    fn load16(w: &[u8], j: usize) -> m128i {
+        let mut a = [0u8; 16];
+        a.copy_from_slice(&w[j..j + 16]);
+        m128i::from(a)
+    }
+
+    /// The top bit of each of the sixteen bytes, as bits 0..16.
+    #[inline(always)]
+    fn bits(x: m128i) -> u64 {
+        move_mask_i8_m128i(x) as u32 as u64
+    }
+
+    /// Bytes from `lo` to `hi` (`hi` below 0x7f; bytes from 0x80 up compare as negative, so never in range).
+    #[inline(always)]
+    fn within(x: m128i, lo: u8, hi: u8) -> m128i {
+        andnot(lt(x, splat(lo as i8)), lt(x, splat(hi as i8 + 1)))
+    }
+
+    #[inline(always)]
+    pub(super) fn classify(w: &[u8; WIN]) -> Bytes {
+        let mut m = Bytes::default();
+        for k in 0..BLOCK / 16 {
+            let x = load16(w, 16 * k);
+            let letter = within(or(x, splat(0x20)), b'a', b'z');
+            let digit = within(x, b'0', b'9');
+            let newline = eq(x, splat(b'\n' as i8));
+            let blank = or(eq(x, splat(b' ' as i8)), eq(x, splat(b'\t' as i8)));
+            let printable = within(x, 0x21, 0x7e);
+            let at = 16 * k;
+            let letter = bits(letter);
+            m.letter |= letter << at;
+            m.upper |= (bits(lt(x, splat(b'a' as i8))) & letter) << at;
+            m.digit |= bits(digit) << at;
+            m.blank |= bits(blank) << at;
+            m.newline |= bits(newline) << at;
+            m.printable |= bits(printable) << at;
+            m.high |= bits(x) << at;
+            m.same_next |= bits(eq(x, load16(w, 16 * k + 1))) << at;
+        }
+        m
+    }
+
+    #[inline(always)]
+    pub(super) fn continuation(w: &[u8; WIN]) -> u64 {
+        let mut m = 0;
+        for k in 0..BLOCK / 16 {
+            m |= bits(lt(load16(w, 16 * k), splat(-64))) << (16 * k);
+        }
+        m
+    }
+
+    #[inline(always)]
+    pub(super) fn equal(w: &[u8], c: u8) -> u64 {
+        let mut m = 0;
+        for k in 0..BLOCK / 16 {
+            m |= bits(eq(load16(w, 16 * k), splat(c as i8))) << (16 * k);
+        }
+        m
+    }
+
+    #[inline(always)]
+    pub(super) fn hex_letters(w: &[u8; WIN]) -> u64 {
+        let mut m = 0;
+        for k in 0..BLOCK / 16 {
+            m |= bits(within(or(load16(w, 16 * k), splat(0x20)), b'a', b'f')) << (16 * k);
+        }
+        m
+    }
+}
+
+/// Eight bytes at a time on `u64`.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const HIGH: u64 = !LOW7;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The eight bytes at `j` as a little-endian word.
+#[inline(always)]
+fn load8(w: &[u8], j: usize) -> u64 {
+    let mut a = [0; 8];
+    a.copy_from_slice(&w[j..j + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// The high bits of the eight bytes of `m` (no other bit set) as the low eight bits: bit `i` from byte `i`. Every
+/// partial product lands on its own bit, so nothing carries.
+#[inline(always)]
+fn gather(m: u64) -> u64 {
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// For bytes below 0x80: the high bit of each byte that is at least `c` (1 <= `c` <= 0x80). No byte carries.
+#[inline(always)]
+fn at_least(x: u64, c: u8) -> u64 {
+    (x + ONES * (0x80 - c as u64)) & HIGH
+}
+
+/// For bytes below 0x80: the high bit of each byte equal to `c` (below 0x80).
+#[inline(always)]
+fn equal7(x: u64, c: u8) -> u64 {
+    !((x ^ (ONES * c as u64)) + LOW7) & HIGH
+}
+
+/// The high bit of each byte of `w` that is zero.
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    !(((w & LOW7) + LOW7) | w | LOW7)
+}
+
+/// [`classify`] eight bytes at a time on `u64`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(super) fn classify_swar(w: &[u8; WIN]) -> Bytes {
+    let mut m = Bytes::default();
+    for k in 0..BLOCK / 8 {
+        let raw = load8(w, 8 * k);
+        let ascii = !raw & HIGH;
+        let x = raw & LOW7;
+        let folded = x | (ONES * 0x20);
+        let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1) & ascii;
+        // Bit 5 (0x20) of a letter is clear for capitals; shifted to bit 7 of the same byte.
+        let upper = letter & !(x << 2);
+        let digit = at_least(x, b'0') & !at_least(x, b'9' + 1) & ascii;
+        let newline = equal7(x, b'\n') & ascii;
+        let blank = (equal7(x, b' ') | equal7(x, b'\t')) & ascii;
+        let printable = at_least(x, 0x21) & !at_least(x, 0x7f) & ascii;
+        let same_next = zero_bytes(raw ^ load8(w, 8 * k + 1));
+        let at = 8 * k;
+        m.letter |= gather(letter) << at;
+        m.upper |= gather(upper) << at;
+        m.digit |= gather(digit) << at;
+        m.blank |= gather(blank) << at;
+        m.newline |= gather(newline) << at;
+        m.printable |= gather(printable) << at;
+        m.high |= gather(raw & HIGH) << at;
+        m.same_next |= gather(same_next) << at;
+    }
+    m
+}
+
+/// [`continuation`] eight bytes at a time on `u64`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(super) fn continuation_swar(w: &[u8; WIN]) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        let raw = load8(w, 8 * k);
+        // High bit set, bit 6 clear (shifted up to bit 7).
+        m |= gather(raw & !(raw << 1) & HIGH) << (8 * k);
+    }
+    m
+}
+
+/// [`equal`] eight bytes at a time on `u64`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(super) fn equal_swar(w: &[u8], c: u8) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        m |= gather(zero_bytes(load8(w, 8 * k) ^ (ONES * c as u64))) << (8 * k);
+    }
+    m
+}
+
+/// [`hex_letters`] eight bytes at a time on `u64`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(super) fn hex_letters_swar(w: &[u8; WIN]) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        let raw = load8(w, 8 * k);
+        let folded = (raw & LOW7) | (ONES * 0x20);
+        let hex = at_least(folded, b'a') & !at_least(folded, b'f' + 1) & !raw & HIGH;
+        m |= gather(hex) << (8 * k);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The masks byte by byte, the plain way.
+    fn plain(w: &[u8; WIN]) -> Bytes {
+        let mut m = Bytes::default();
+        for (i, &b) in w[..BLOCK].iter().enumerate() {
+            let bit = 1u64 << i;
+            let set = |mask: &mut u64, on: bool| {
+                if on {
+                    *mask |= bit
+                }
+            };
+            set(&mut m.letter, b.is_ascii_alphabetic());
+            set(&mut m.upper, b.is_ascii_uppercase());
+            set(&mut m.digit, b.is_ascii_digit());
+            set(&mut m.blank, b == b' ' || b == b'\t');
+            set(&mut m.newline, b == b'\n');
+            set(&mut m.printable, (0x21..0x7f).contains(&b));
+            set(&mut m.high, b >= 0x80);
+            set(&mut m.same_next, b == w[i + 1]);
+        }
+        m
+    }
+
+    #[test]
+    fn simd_and_swar_agree_with_the_plain_masks() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..3000 {
+            let mut w = [0u8; WIN];
+            for (i, b) in w.iter_mut().enumerate() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Every byte value, runs of one byte, and text-like bytes.
+                *b = match round % 3 {
+                    0 => x as u8,
+                    1 => b" aZ09\t\n\r\x7f\xc3\xa9\xe4\xb8\x80/+\\"[(x % 17) as usize],
+                    _ => (i as u8 / 3).wrapping_mul(37),
+                };
+            }
+            let want = plain(&w);
+            assert_eq!(classify(&w), want, "{w:?}");
+            assert_eq!(classify_swar(&w), want, "{w:?}");
+            let cont = (0..BLOCK).fold(0u64, |m, i| {
+                m | (((0x80..0xc0).contains(&w[i])) as u64) << i
+            });
+            assert_eq!(continuation(&w), cont);
+            assert_eq!(continuation_swar(&w), cont);
+            let hex = (0..BLOCK).fold(0u64, |m, i| {
+                m | ((matches!(w[i] | 0x20, b'a'..=b'f') && w[i] < 0x80) as u64) << i
+            });
+            assert_eq!(hex_letters(&w), hex);
+            assert_eq!(hex_letters_swar(&w), hex);
+            for c in [b'\\', b'+', b'/', 0x7f, 0] {
+                let e = (0..BLOCK).fold(0u64, |m, i| m | ((w[i] == c) as u64) << i);
+                assert_eq!(equal(&w, c), e);
+                assert_eq!(equal_swar(&w, c), e);
+                assert_eq!(equal(&w[..BLOCK], c), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,1581 @@
+//! One pass over the text: counts of what drives tokenizers.
+//!
+//! Tokenizers first cut text into pre-tokens (letter runs, digit groups, punctuation runs, whitespace runs) and then
+//! merge bytes inside each pre-token. The scanner counts those pre-token shapes without any vocabulary: letter runs
+//! by script and their lengths, case changes (o200k splits `camelCase`), digits and digit groups, punctuation runs,
+//! whitespace and newline runs, CJK characters, emoji, long runs of one character (40,000 spaces are about 313
+//! o200k tokens, not 40,000), and alphanumeric strings that look like base64 or hex.
+//!
+//! Every count is defined byte by byte over the whole text: at each byte, a test of that byte's character kind and
+//! of the bytes a few places before (and, for repeats, after) it. So the text can arrive in pieces of any size
+//! (even bytes split inside a UTF-8 sequence, through [`Scanner::feed_bytes`]) and the counts are the same as for
+//! the whole text at once; `tests/scan_oracle.rs` holds the scanner to a plain byte-by-byte reading of the
+//! definitions. Nothing here allocates.
+
+mod classify;
+pub mod kind;
+
+use kind::{
+    Kind, K_ARB, K_CJKP, K_CYR, K_CYRX, K_EMO, K_EMOD, K_GRK, K_HAN, K_HANG, K_IND, K_IND2, K_KANA,
+    K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
+};
+/// How many features the scanner counts; the length of [`Features::v`].
+pub const NF: usize = 165;
+
+/// Feature indices. Each is a count over the text; the estimator prices each one per profile.
+///
+/// The counts are defined on bytes. Every character has a kind ([`kind`]); its bytes are all of that kind. A
+/// *letter* is a letter of any script; the *Latin* letters are ASCII ones and the accented and other non-ASCII
+/// Latin ones; *blanks* are spaces and tabs. Four or more copies in a row of one character of a merging kind
+/// (ASCII letters, punctuation and controls; non-ASCII symbols and CJK punctuation) are a *repeat*: its bytes count
+/// toward the repeat features and toward nothing else but the character counts. A *run* of a class is a maximal
+/// stretch of bytes of it; a run *starts* at a byte of the class whose byte before is not of it, and a run *closes*
+/// at a byte not of the class whose byte before is (the text's end is such a byte). "Beyond N in a run" counts
+/// the bytes of a run that have N bytes of it before them; counts "at first bytes" count characters, not bytes.
+pub mod f {
+    /// 1 for any text that is not empty.
+    pub const BIAS: usize = 0;
+    /// Latin letter runs (words) started.
+    pub const LATIN_RUNS: usize = 1;
+    /// Latin letters (characters).
+    pub const LATIN_CHARS: usize = 2;
+    /// Non-ASCII Latin letters.
+    pub const LATIN_NONASCII: usize = 3;
+    /// ASCII capitals right after an ASCII lowercase letter (`camelCase` has one).
+    pub const LATIN_CASE_SPLITS: usize = 4;
+    /// Latin letters beyond 8 bytes in a Latin run, at first bytes (long or rare words split into pieces).
+    pub const LATIN_LONG: usize = 5;
+    /// ASCII capitals right after exactly one ASCII capital (the second letter of each run of capitals).
+    pub const LATIN_CAPS_RUNS: usize = 6;
+    /// Cyrillic letter runs started.
+    pub const CYR_RUNS: usize = 7;
+    /// Cyrillic letters.
+    pub const CYR_CHARS: usize = 8;
+    /// Greek letter runs started.
+    pub const GREEK_RUNS: usize = 9;
+    /// Greek letters.
+    pub const GREEK_CHARS: usize = 10;
+    /// Arabic-script (and Hebrew) letter runs started.
+    pub const ARABIC_RUNS: usize = 11;
+    /// Arabic-script (and Hebrew) letters.
+    pub const ARABIC_CHARS: usize = 12;
+    /// Devanagari runs started (letters, vowel signs and viramas all continue a run).
+    pub const INDIC_RUNS: usize = 13;
+    /// Devanagari letters and signs.
+    pub const INDIC_CHARS: usize = 14;
+    /// Thai, Lao, Myanmar and Khmer runs started.
+    pub const SEA_RUNS: usize = 15;
+    /// Thai, Lao, Myanmar and Khmer characters (digits apart).
+    pub const SEA_CHARS: usize = 16;
+    /// Runs of letters of other scripts started.
+    pub const OTHER_RUNS: usize = 17;
+    /// Letters of other scripts.
+    pub const OTHER_CHARS: usize = 18;
+    /// Han characters.
+    pub const HAN_CHARS: usize = 19;
+    /// Han runs started.
+    pub const HAN_RUNS: usize = 20;
+    /// Kana.
+    pub const KANA_CHARS: usize = 21;
+    /// Kana runs started.
+    pub const KANA_RUNS: usize = 22;
+    /// Hangul syllables and jamo.
+    pub const HANGUL_CHARS: usize = 23;
+    /// Hangul runs started.
+    pub const HANGUL_RUNS: usize = 24;
+    /// CJK punctuation and fullwidth forms, outside repeats.
+    pub const CJK_PUNCT: usize = 25;
+    /// Digits (characters), ASCII and not.
+    pub const DIGITS: usize = 26;
+    /// Digit runs started.
+    pub const DIGIT_RUNS: usize = 27;
+    /// Groups of up to three ASCII digits, counted from each run's start (o200k and cl100k cut digits so).
+    pub const DIGIT_GROUPS3: usize = 28;
+    /// ASCII punctuation characters outside repeats.
+    pub const PUNCT: usize = 29;
+    /// ASCII punctuation runs started.
+    pub const PUNCT_RUNS: usize = 30;
+    /// Other non-ASCII symbols of two bytes (and marks after no letter), outside repeats.
+    pub const SYM2: usize = 31;
+    /// Other non-ASCII symbols of three bytes (and marks after no letter), outside repeats.
+    pub const SYM3: usize = 32;
+    /// Other non-ASCII symbols of four bytes, outside repeats.
+    pub const SYM4: usize = 33;
+    /// Emoji.
+    pub const EMOJI: usize = 34;
+    /// Emoji modifiers: ZWJ, variation selectors, skin tones, keycaps, tags.
+    pub const EMOJI_MODS: usize = 35;
+    /// Blank runs of one blank closed.
+    pub const SPACES_SINGLE: usize = 36;
+    /// Blank runs of two or more closed.
+    pub const WS_RUNS: usize = 37;
+    /// Blanks right after a blank.
+    pub const WS_RUN_CHARS: usize = 38;
+    /// Newline runs started.
+    pub const NL_RUNS: usize = 39;
+    /// Newlines.
+    pub const NL_CHARS: usize = 40;
+    /// Tabs.
+    pub const TABS: usize = 41;
+    /// Repeats of ASCII punctuation or controls started.
+    pub const REP_RUNS: usize = 42;
+    /// Characters in repeats of ASCII punctuation or controls.
+    pub const REP_CHARS: usize = 43;
+    /// Ends of windows of 16 bytes of ASCII letters, digits, `+` and `/` that hold a digit, a capital and a lowercase
+    /// letter: base64.
+    pub const B64_CHARS: usize = 44;
+    /// Ends of windows of 8 bytes of digits and `a`-`f` (or digits and `A`-`F`) that hold a digit and a letter: hex.
+    pub const HEX_CHARS: usize = 45;
+    /// Control characters (ASCII but tab, newline, `\r`, `\v`, `\f`; and C1) outside repeats.
+    pub const CONTROL: usize = 46;
+    /// `\r`, `\v`, `\f` and non-ASCII whitespace.
+    pub const OTHER_WS: usize = 47;
+    /// Latin letters beyond 12 bytes in a Latin run, at first bytes.
+    pub const LATIN_LONG2: usize = 48;
+    /// Latin capitals (characters).
+    pub const LATIN_UPPER: usize = 49;
+    /// Letter runs (of any script) started right after a run of exactly one punctuation character.
+    pub const WORD_AFTER_PUNCT: usize = 50;
+    /// Punctuation runs of exactly one character closed.
+    pub const PUNCT_SINGLE: usize = 51;
+    /// Letters beyond 16 bytes in a run of letters of alphabetic scripts other than Latin, at first bytes.
+    pub const NONLATIN_LONG: usize = 52;
+    /// ASCII lowercase letters right after two ASCII capitals (`HTTPServer` has one).
+    pub const CAPS_THEN_LOWER: usize = 53;
+    /// Ends of windows of 4 ASCII letters and digits that hold both, but for those of [`B64_CHARS`] and
+    /// [`HEX_CHARS`].
+    pub const MIXED_ALNUM_CHARS: usize = 54;
+    /// Letter runs started right after a single backslash (LaTeX commands).
+    pub const BACKSLASH_WORDS: usize = 55;
+    /// Repeats of ASCII letters started.
+    pub const REP_ALPHA_RUNS: usize = 56;
+    /// Characters in repeats of ASCII letters.
+    pub const REP_ALPHA_CHARS: usize = 57;
+    /// Repeats of non-ASCII characters started.
+    pub const REP_WIDE_RUNS: usize = 58;
+    /// Characters in repeats of non-ASCII characters.
+    pub const REP_WIDE_CHARS: usize = 59;
+    /// Blanks beyond 16 in a blank run (40,000 spaces are about 313 o200k tokens, not 40,000).
+    pub const WS_LONG: usize = 60;
+    /// ASCII letters a to z (either case) outside repeats: 26 features from here, read off the byte histogram.
+    pub const LETTER_A: usize = 61;
+    /// Runs of the Indic scripts after Devanagari (Bengali to Sinhala, U+0980–U+0DFF) started. Their letters are
+    /// counted per script (`INDIC2_CHARS + block`, blocks of 128 from U+0980): vocabularies differ by up to 2.5× in
+    /// what one of their characters costs, script to script.
+    pub const INDIC2_RUNS: usize = 87;
+    /// Bengali (and Assamese), Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Sinhala letters.
+    pub const INDIC2_CHARS: usize = 88;
+    /// Digit runs started right after a blank: tokenizers that cut digits apart from letters give such a space a
+    /// token of its own, where a word would take it as its prefix (` 42` is two tokens, ` word` one).
+    pub const DIGITS_AFTER_BLANK: usize = 97;
+    /// Letters (at first bytes) of runs of letters of alphabetic scripts other than Latin (Cyrillic, Greek, Arabic,
+    /// Indic, ...) that did not start right after a blank: at a line start or after punctuation. Vocabularies hold
+    /// these words mostly with their leading space; without it they split into more pieces, more the longer the
+    /// word.
+    pub const BARE_WORD_CHARS: usize = 98;
+    /// Tallies of UTF-8 bytes in the ranges of [`BYTE_TALLY_RANGES`](super::BYTE_TALLY_RANGES) (7 features from
+    /// here), read off the byte histogram: characters of one block of code points each (a lead byte), or one
+    /// continuation byte. They tell apart languages that share a script's other counts: Polish, Czech or Turkish
+    /// from French (Latin Extended-A), Vietnamese (Latin Extended-B and Additional), Hebrew from Arabic, Persian
+    /// from Arabic, Ukrainian from Russian (`і ї є` end in bytes 0x94–0x97).
+    pub const BYTE_TALLIES: usize = 99;
+    /// Cyrillic letters outside the Russian alphabet (`А`–`я`, `Ё`, `ё`): Ukrainian `і ї є ґ`, Belarusian `ў`,
+    /// Serbian `ђ ј љ њ ћ џ`, Kazakh, ... Vocabularies trained mostly on Russian split those languages' words
+    /// into more pieces.
+    pub const CYR_NONRUSSIAN: usize = 106;
+    /// Each ASCII punctuation character (`!` to `~`, the 32 of [`u8::is_ascii_punctuation`], in byte order) outside
+    /// repeats: 32 features from here, read off the byte histogram. Vocabularies price them very differently (`;`
+    /// after a word, `{`, `"` and `,` in code and JSON merge into multi-character tokens; `$`, `|` and `\`
+    /// seldom do), and what punctuation a text uses tells code from code and prose from prose.
+    pub const PUNCT_CHARS: usize = 107;
+    /// ASCII capitals `A` to `Z` outside repeats: 26 features from here (the letter features count either case),
+    /// read off the byte histogram.
+    pub const UPPER_A: usize = 139;
+}
+
+/// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
+/// Latin Extended-A), C6–C9 (U+0180–U+027F, Latin Extended-B and IPA), D2–D3 (U+0480–U+04FF, Cyrillic beyond
+/// the Russian alphabet), D7 (U+05C0–U+05FF, the Hebrew letters), DA–DB (U+0680–U+06FF, the Arabic letters of
+/// Persian, Urdu and others), E1 (U+1000–U+1FFF, Latin Extended Additional, Greek Extended, Georgian, Myanmar,
+/// Khmer, ...), and continuation bytes 0x94–0x97.
+pub const BYTE_TALLY_RANGES: [(u8, u8); 7] = [
+    (0xc4, 0xc5),
+    (0xc6, 0xc9),
+    (0xd2, 0xd3),
+    (0xd7, 0xd7),
+    (0xda, 0xdb),
+    (0xe1, 0xe1),
+    (0x94, 0x97),
+];
+
+/// The 32 ASCII punctuation characters in byte order: the order of the `PUNCT_CHARS` features.
+pub const ASCII_PUNCT: [u8; 32] = *b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+/// Feature names, in index order; the calibration tables are written against these.
+pub const FEATURE_NAMES: [&str; NF] = [
+    "bias",
+    "latin_runs",
+    "latin_chars",
+    "latin_nonascii",
+    "latin_case_splits",
+    "latin_long",
+    "latin_caps_runs",
+    "cyr_runs",
+    "cyr_chars",
+    "greek_runs",
+    "greek_chars",
+    "arabic_runs",
+    "arabic_chars",
+    "indic_runs",
+    "indic_chars",
+    "sea_runs",
+    "sea_chars",
+    "other_runs",
+    "other_chars",
+    "han_chars",
+    "han_runs",
+    "kana_chars",
+    "kana_runs",
+    "hangul_chars",
+    "hangul_runs",
+    "cjk_punct",
+    "digits",
+    "digit_runs",
+    "digit_groups3",
+    "punct",
+    "punct_runs",
+    "sym2",
+    "sym3",
+    "sym4",
+    "emoji",
+    "emoji_mods",
+    "spaces_single",
+    "ws_runs",
+    "ws_run_chars",
+    "nl_runs",
+    "nl_chars",
+    "tabs",
+    "rep_runs",
+    "rep_chars",
+    "b64_chars",
+    "hex_chars",
+    "control",
+    "other_ws",
+    "latin_long2",
+    "latin_upper",
+    "word_after_punct",
+    "punct_single",
+    "nonlatin_long",
+    "caps_then_lower",
+    "mixed_alnum_chars",
+    "backslash_words",
+    "rep_alpha_runs",
+    "rep_alpha_chars",
+    "rep_wide_runs",
+    "rep_wide_chars",
+    "ws_long",
+    "letter_a",
+    "letter_b",
+    "letter_c",
+    "letter_d",
+    "letter_e",
+    "letter_f",
+    "letter_g",
+    "letter_h",
+    "letter_i",
+    "letter_j",
+    "letter_k",
+    "letter_l",
+    "letter_m",
+    "letter_n",
+    "letter_o",
+    "letter_p",
+    "letter_q",
+    "letter_r",
+    "letter_s",
+    "letter_t",
+    "letter_u",
+    "letter_v",
+    "letter_w",
+    "letter_x",
+    "letter_y",
+    "letter_z",
+    "indic2_runs",
+    "bengali_chars",
+    "gurmukhi_chars",
+    "gujarati_chars",
+    "odia_chars",
+    "tamil_chars",
+    "telugu_chars",
+    "kannada_chars",
+    "malayalam_chars",
+    "sinhala_chars",
+    "digits_after_blank",
+    "bare_word_chars",
+    "latin_ext_a",
+    "latin_ext_b",
+    "cyrillic_ext",
+    "hebrew",
+    "arabic_ext",
+    "lead_e1",
+    "cont_94_97",
+    "cyr_nonrussian",
+    "ascii_21",
+    "ascii_22",
+    "ascii_23",
+    "ascii_24",
+    "ascii_25",
+    "ascii_26",
+    "ascii_27",
+    "ascii_28",
+    "ascii_29",
+    "ascii_2a",
+    "ascii_2b",
+    "ascii_2c",
+    "ascii_2d",
+    "ascii_2e",
+    "ascii_2f",
+    "ascii_3a",
+    "ascii_3b",
+    "ascii_3c",
+    "ascii_3d",
+    "ascii_3e",
+    "ascii_3f",
+    "ascii_40",
+    "ascii_5b",
+    "ascii_5c",
+    "ascii_5d",
+    "ascii_5e",
+    "ascii_5f",
+    "ascii_60",
+    "ascii_7b",
+    "ascii_7c",
+    "ascii_7d",
+    "ascii_7e",
+    "upper_a",
+    "upper_b",
+    "upper_c",
+    "upper_d",
+    "upper_e",
+    "upper_f",
+    "upper_g",
+    "upper_h",
+    "upper_i",
+    "upper_j",
+    "upper_k",
+    "upper_l",
+    "upper_m",
+    "upper_n",
+    "upper_o",
+    "upper_p",
+    "upper_q",
+    "upper_r",
+    "upper_s",
+    "upper_t",
+    "upper_u",
+    "upper_v",
+    "upper_w",
+    "upper_x",
+    "upper_y",
+    "upper_z",
+];
+
+/// Secondary counts used to say what a text is made of (not priced).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Signals {
+    /// `{` and `}`.
+    pub braces: u64,
+    /// `[` and `]`.
+    pub brackets: u64,
+    /// `"`.
+    pub quotes: u64,
+    /// `:`.
+    pub colons: u64,
+    /// `,`.
+    pub commas: u64,
+    /// `;`.
+    pub semicolons: u64,
+    /// `<` and `>`.
+    pub angles: u64,
+    /// `=`.
+    pub equals: u64,
+    /// `(` and `)`.
+    pub parens: u64,
+    /// `\`.
+    pub backslashes: u64,
+    /// Lines (newline characters).
+    pub lines: u64,
+    /// Lines that start with a space or tab.
+    pub indented_lines: u64,
+    /// The first character that is not whitespace, if any.
+    pub first_nonspace: Option<char>,
+}
+
+/// Everything the scanner counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// The priced features, indexed by [`f`].
+    pub v: [u64; NF],
+    /// Unicode scalar values seen.
+    pub chars: u64,
+    /// UTF-8 bytes seen.
+    pub bytes: u64,
+    /// Characters by class, for the content mix: see [`Class`].
+    pub class_chars: [u64; Class::COUNT],
+    /// Secondary counts.
+    pub signals: Signals,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            v: [0; NF],
+            chars: 0,
+            bytes: 0,
+            class_chars: [0; Class::COUNT],
+            signals: Signals::default(),
+        }
+    }
+}
+
+/// Character classes for the content mix. Every character falls in exactly one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Letters of alphabetic scripts (Latin, Cyrillic, Greek, Arabic, Indic, ...).
+    Letters,
+    /// Han, kana and Hangul, and CJK punctuation.
+    Cjk,
+    /// Digits.
+    Digits,
+    /// ASCII punctuation and symbols.
+    Punctuation,
+    /// Spaces, tabs, newlines.
+    Whitespace,
+    /// Emoji and other non-ASCII symbols.
+    Symbols,
+    /// Characters inside long runs of one character.
+    Repeats,
+    /// Control characters.
+    Control,
+}
+
+impl Class {
+    /// How many classes there are.
+    pub const COUNT: usize = 8;
+    /// All classes in index order.
+    pub const ALL: [Class; Class::COUNT] = [
+        Class::Letters,
+        Class::Cjk,
+        Class::Digits,
+        Class::Punctuation,
+        Class::Whitespace,
+        Class::Symbols,
+        Class::Repeats,
+        Class::Control,
+    ];
+    /// The class's name in JSON output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Letters => "letters",
+            Class::Cjk => "cjk",
+            Class::Digits => "digits",
+            Class::Punctuation => "punctuation",
+            Class::Whitespace => "whitespace",
+            Class::Symbols => "symbols",
+            Class::Repeats => "repeats",
+            Class::Control => "control",
+        }
+    }
+    /// The class each priced feature's tokens are attributed to in the mix.
+    pub const fn of_feature(i: usize) -> Class {
+        match i {
+            f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
+            f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
+            f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
+            f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
+            f::SYM2..=f::EMOJI_MODS => Class::Symbols,
+            f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
+            f::REP_RUNS | f::REP_CHARS | f::REP_ALPHA_RUNS..=f::REP_WIDE_CHARS => Class::Repeats,
+            f::WS_LONG => Class::Whitespace,
+            f::CONTROL => Class::Control,
+            _ => Class::Letters,
+        }
+    }
+}
+
+/// Bytes in one block.
+const BLOCK: usize = 64;
+/// Bytes past a block that classifying it reads: the next byte (is it equal?), the next three (a run of four
+/// copies of one byte), and up to fifteen (four copies of a four-byte character).
+const AHEAD: usize = 16;
+/// A block and what is read past it.
+const WIN: usize = BLOCK + AHEAD;
+/// What stands past the end of the text in the last window: a byte that never occurs in UTF-8, so equals nothing
+/// in it.
+const PAD: u8 = 0xff;
+
+// Mask slots for the non-ASCII kinds that runs are made of: accented Latin letters, non-ASCII digits, non-ASCII
+// whitespace, then one slot per script of [`SCRIPT_RUNS`] (the first seven alphabetic, the last three CJK).
+const S_NONE: u8 = 0;
+const S_LAT: usize = 1;
+const S_ND: usize = 2;
+const S_NWS: usize = 3;
+const S_SCRIPT: usize = 4;
+const NSLOT: usize = S_SCRIPT + SCRIPT_RUNS.len();
+/// Slots of the alphabetic scripts other than Latin.
+const S_ALPHA: std::ops::Range<usize> = S_SCRIPT..S_SCRIPT + 7;
+
+/// The runs feature of each script slot, in slot order.
+const SCRIPT_RUNS: [usize; 10] = [
+    f::CYR_RUNS,
+    f::GREEK_RUNS,
+    f::ARABIC_RUNS,
+    f::INDIC_RUNS,
+    f::INDIC2_RUNS,
+    f::SEA_RUNS,
+    f::OTHER_RUNS,
+    f::HAN_RUNS,
+    f::KANA_RUNS,
+    f::HANGUL_RUNS,
+];
+
+/// The mask slot of each kind.
+const SLOT: [u8; kind::COUNT] = {
+    let mut t = [S_NONE; kind::COUNT];
+    t[K_LATLO as usize] = S_LAT as u8;
+    t[K_LATUP as usize] = S_LAT as u8;
+    t[K_NDIG as usize] = S_ND as u8;
+    t[K_NWS as usize] = S_NWS as u8;
+    t[K_CYR as usize] = S_SCRIPT as u8;
+    t[K_CYRX as usize] = S_SCRIPT as u8;
+    t[K_GRK as usize] = S_SCRIPT as u8 + 1;
+    t[K_ARB as usize] = S_SCRIPT as u8 + 2;
+    t[K_IND as usize] = S_SCRIPT as u8 + 3;
+    let mut i = 0;
+    while i < 9 {
+        t[K_IND2 as usize + i] = S_SCRIPT as u8 + 4;
+        i += 1;
+    }
+    t[K_SEA as usize] = S_SCRIPT as u8 + 5;
+    t[K_OTH as usize] = S_SCRIPT as u8 + 6;
+    t[K_HAN as usize] = S_SCRIPT as u8 + 7;
+    t[K_KANA as usize] = S_SCRIPT as u8 + 8;
+    t[K_HANG as usize] = S_SCRIPT as u8 + 9;
+    t
+};
+
+/// What a block leaves for the next one: its masks (bit 63 is its last byte) and the state of what runs on.
+#[derive(Debug, Clone, Copy)]
+struct Carry {
+    lower: u64,
+    upper: u64,
+    /// Latin letters (ASCII and not).
+    latin: u64,
+    blank: u64,
+    newline: u64,
+    punct: u64,
+    /// Digits, ASCII and not; and the ASCII ones.
+    digits: u64,
+    ascii_digits: u64,
+    /// Letters of alphabetic scripts other than Latin.
+    alpha: u64,
+    /// Bytes in runs of non-Latin words that did not follow a blank.
+    bare: u64,
+    /// Windows of four equal bytes of a merging ASCII kind (bit `i`: bytes `i..i + 4`), and the bytes they cover.
+    quads: u64,
+    repeats: u64,
+    same_next: u64,
+    /// `+` and `/`, and the letters `a`-`f` and `A`-`F`, outside repeats: valid only when `encoded` is set (the
+    /// block classified them); otherwise rebuilt from `last16` when needed.
+    plus_slash: u64,
+    hex_letters: u64,
+    encoded: bool,
+    /// The block's last 16 bytes, little-endian.
+    last16: u128,
+    /// The length of the ASCII digit run that ends the block, as [`cap_digit_run`] keeps it.
+    digit_run: u32,
+    /// No block has been scanned yet (the text's start counts as a line start).
+    start: bool,
+}
+
+impl Carry {
+    const NEW: Carry = Carry {
+        lower: 0,
+        upper: 0,
+        latin: 0,
+        blank: 0,
+        newline: 0,
+        punct: 0,
+        digits: 0,
+        ascii_digits: 0,
+        alpha: 0,
+        bare: 0,
+        quads: 0,
+        repeats: 0,
+        same_next: 0,
+        plus_slash: 0,
+        hex_letters: 0,
+        encoded: true,
+        last16: 0,
+        digit_run: 0,
+        start: true,
+    };
+}
+
+/// What a block's non-ASCII characters leave for the next block.
+#[derive(Debug, Clone, Copy)]
+struct Chars {
+    /// The script slot of the block's last byte, or 0.
+    script: u8,
+    /// The kind of the block's last character.
+    kind: Kind,
+    /// The last character of a merging kind: where it ended, counted from the start of the next block (0: right
+    /// at it), its bytes, and whether it was in a repeat.
+    merge_end: i32,
+    merge_bytes: u32,
+    merge_repeat: bool,
+    /// Bytes of a character cut by the block's end, at the start of the next block: how many, and the mask slot
+    /// they go to (none for a repeat).
+    spill: u8,
+    spill_slot: u8,
+}
+
+impl Chars {
+    const NEW: Chars = Chars {
+        script: 0,
+        kind: K_NL,
+        merge_end: i32::MIN / 2,
+        merge_bytes: 0,
+        merge_repeat: false,
+        spill: 0,
+        spill_slot: S_NONE,
+    };
+}
+
+/// What the non-ASCII characters of a block add to its masks.
+#[derive(Default)]
+struct NonAscii {
+    /// Accented Latin letters, non-ASCII digits, non-ASCII whitespace.
+    latin: u64,
+    digits: u64,
+    space: u64,
+    /// Letters of alphabetic scripts other than Latin.
+    alpha: u64,
+    /// First bytes of runs of letters of a script other than Latin.
+    starts: u64,
+}
+
+/// The streaming scanner. Feed it text in any number of pieces, then read [`Scanner::features`].
+///
+/// The text is scanned in blocks of 64 bytes at fixed offsets from its start, whatever the pieces: a piece's bytes
+/// that do not fill a block (with the 16 bytes after it that classifying it reads) wait in a buffer for the next
+/// piece, and the last ones are scanned when the features are read. So every count is the same however the text
+/// is cut. A block is classified into bitmasks (bit `i` for byte `i`; sixteen bytes at a time with SSE2 on x86-64,
+/// eight on `u64` elsewhere), its non-ASCII characters are looked up in [`kind`]'s tables one by one, and every
+/// count is a popcount of masks shifted against the previous block's. Per-character counts of ASCII (letter
+/// frequencies, each capital and punctuation character, digits, whitespace) come from a byte histogram of each
+/// piece. Nothing allocates.
+#[derive(Debug, Clone)]
+pub struct Scanner {
+    v: [u64; NF],
+    /// Non-ASCII characters outside repeats, by kind.
+    kinds: [u64; kind::COUNT],
+    /// Every byte scanned, by value, less the ASCII characters in repeats.
+    hist: [u64; 256],
+    indented_lines: u64,
+    /// Characters in repeats, and the ASCII ones among them.
+    repeat_chars: u64,
+    repeat_ascii: u64,
+    bytes: u64,
+    first_nonspace: Option<char>,
+    c: Carry,
+    na: Chars,
+    /// Bytes not yet scanned (fewer than a window's).
+    tail: [u8; WIN],
+    tail_len: u8,
+    // Bytes of a UTF-8 sequence split across `feed_bytes` calls.
+    partial: [u8; 4],
+    partial_len: u8,
+    lossy: bool,
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The population count (`popcnt` where the block loop is compiled for it).
+#[inline(always)]
+fn pc(x: u64) -> u64 {
+    x.count_ones() as u64
+}
+
+/// `x` seen one byte back: bit `i` is bit `i - 1`, bit 0 the previous block's last.
+#[inline(always)]
+fn back1(x: u64, prev: u64) -> u64 {
+    (x << 1) | (prev >> 63)
+}
+
+/// `x` seen two bytes back.
+#[inline(always)]
+fn back2(x: u64, prev: u64) -> u64 {
+    (x << 2) | (prev >> 62)
+}
+
+/// A block's mask after the previous block's: bits 64.. are this block's.
+#[inline(always)]
+fn join(x: u64, prev: u64) -> u128 {
+    ((x as u128) << 64) | prev as u128
+}
+
+/// This block's half of a joined mask.
+#[inline(always)]
+fn half(x: u128) -> u64 {
+    (x >> 64) as u64
+}
+
+/// Bits where `x` holds at this byte and the 3 before (`all4`), 7 before (`all8`), 15 before (`all16`).
+#[inline(always)]
+fn all4(x: u128) -> u128 {
+    let t2 = x & (x << 1);
+    t2 & (t2 << 2)
+}
+
+#[inline(always)]
+fn all8(x: u128) -> u128 {
+    let t4 = all4(x);
+    t4 & (t4 << 4)
+}
+
+#[inline(always)]
+fn all16(x: u128) -> u128 {
+    let t8 = all8(x);
+    t8 & (t8 << 8)
+}
+
+/// Bits where `x` holds at this byte or one of the 3 before (`any4`), 7 before (`any8`), 15 before (`any16`).
+#[inline(always)]
+fn any4(x: u128) -> u128 {
+    let o2 = x | (x << 1);
+    o2 | (o2 << 2)
+}
+
+#[inline(always)]
+fn any8(x: u128) -> u128 {
+    let o4 = any4(x);
+    o4 | (o4 << 4)
+}
+
+#[inline(always)]
+fn any16(x: u128) -> u128 {
+    let o8 = any8(x);
+    o8 | (o8 << 8)
+}
+
+/// An ASCII digit run's length as carried: exact up to 63, beyond that only its length modulo 3 matters (digit
+/// groups are counted from the run's start, three digits each).
+#[inline(always)]
+fn cap_digit_run(n: u32) -> u32 {
+    if n <= 63 {
+        n
+    } else {
+        60 + n % 3
+    }
+}
+
+/// The top `n` bits (`n` at most 64).
+#[inline(always)]
+fn top_bits(n: u32) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        !0u64 << (64 - n)
+    }
+}
+
+/// Four bytes of the window from `j`, little-endian.
+#[inline(always)]
+fn load32(w: &[u8; WIN], j: usize) -> u32 {
+    u32::from_le_bytes([w[j], w[j + 1], w[j + 2], w[j + 3]])
+}
+
+/// Bits of the bytes of `w` among the first 16 that are `+` or `/`, and that are `a`-`f` or `A`-`F`, as bits
+/// 48..64 (where they were in their block).
+fn encoded_bytes(w: &[u8; 16]) -> (u64, u64) {
+    let (mut ps, mut hex) = (0, 0);
+    for (i, &b) in w.iter().enumerate() {
+        ps |= ((b == b'+' || b == b'/') as u64) << (48 + i);
+        hex |= (matches!(b | 0x20, b'a'..=b'f') as u64) << (48 + i);
+    }
+    (ps, hex)
+}
+
+impl Scanner {
+    /// A scanner that has seen nothing.
+    pub const fn new() -> Self {
+        Scanner {
+            v: [0; NF],
+            kinds: [0; kind::COUNT],
+            hist: [0; 256],
+            indented_lines: 0,
+            repeat_chars: 0,
+            repeat_ascii: 0,
+            bytes: 0,
+            first_nonspace: None,
+            c: Carry::NEW,
+            na: Chars::NEW,
+            tail: [0; WIN],
+            tail_len: 0,
+            partial: [0; 4],
+            partial_len: 0,
+            lossy: false,
+        }
+    }
+
+    /// Scans a piece of text.
+    pub fn feed(&mut self, text: &str) {
+        self.flush_partial_as_invalid();
+        self.bytes += text.len() as u64;
+        self.push(text.as_bytes());
+    }
+
+    /// Scans a piece of valid UTF-8 (cut anywhere, even inside a character).
+    fn push(&mut self, mut input: &[u8]) {
+        if input.is_empty() {
+            return;
+        }
+        self.histogram(input);
+        // Finish the block the buffer holds the start of.
+        while self.tail_len > 0 {
+            let t = self.tail_len as usize;
+            if t + input.len() < WIN {
+                self.tail[t..t + input.len()].copy_from_slice(input);
+                self.tail_len += input.len() as u8;
+                return;
+            }
+            let mut w = [0u8; WIN];
+            w[..t].copy_from_slice(&self.tail[..t]);
+            w[t..].copy_from_slice(&input[..WIN - t]);
+            self.block(&w, BLOCK);
+            if t > BLOCK {
+                self.tail.copy_within(BLOCK..t, 0);
+                self.tail_len -= BLOCK as u8;
+            } else {
+                input = &input[BLOCK - t..];
+                self.tail_len = 0;
+            }
+        }
+        let done = self.blocks(input);
+        let rest = &input[done..];
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.tail_len = rest.len() as u8;
+    }
+
+    /// Scans every block of `input` that has a window's bytes in it, in place; returns how many bytes it took.
+    fn blocks(&mut self, input: &[u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has `popcnt` (detected just above), the one feature `blocks_popcnt` is compiled
+            // with beyond the target's own.
+            #[allow(unsafe_code)]
+            return unsafe { self.blocks_popcnt(input) };
+        }
+        self.blocks_here(input)
+    }
+
+    /// [`Scanner::blocks`] compiled with the `popcnt` instruction: without it, each of a block's few dozen
+    /// population counts is a dozen instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    #[allow(unsafe_code)]
+    unsafe fn blocks_popcnt(&mut self, input: &[u8]) -> usize {
+        self.blocks_here(input)
+    }
+
+    #[inline(always)]
+    fn blocks_here(&mut self, input: &[u8]) -> usize {
+        let mut p = 0;
+        while let Some(w) = input.get(p..p + WIN) {
+            if let Ok(w) = <&[u8; WIN]>::try_from(w) {
+                self.block(w, BLOCK);
+            }
+            p += BLOCK;
+        }
+        p
+    }
+
+    /// Stage 1: every byte into `hist`. Long pieces count into four tables in turn and fold them in after, so
+    /// runs of one byte do not wait on the previous increment of the same counter; short pieces (one character at
+    /// a time, say) do not pay for clearing the tables.
+    fn histogram(&mut self, bytes: &[u8]) {
+        if bytes.len() < 1024 {
+            for &b in bytes {
+                self.hist[b as usize] += 1;
+            }
+            return;
+        }
+        // Each table counts at most a quarter of a part: no `u32` overflows.
+        for part in bytes.chunks(1 << 30) {
+            let mut t = [[0u32; 256]; 4];
+            let mut quads = part.chunks_exact(4);
+            for q in &mut quads {
+                t[0][q[0] as usize] += 1;
+                t[1][q[1] as usize] += 1;
+                t[2][q[2] as usize] += 1;
+                t[3][q[3] as usize] += 1;
+            }
+            for &b in quads.remainder() {
+                t[0][b as usize] += 1;
+            }
+            for (i, h) in self.hist.iter_mut().enumerate() {
+                *h += (t[0][i] + t[1][i] + t[2][i] + t[3][i]) as u64;
+            }
+        }
+    }
+
+    /// One block: the first `m` bytes of `w` (64 but for the text's last block), the rest of the window read
+    /// ahead (or [`PAD`] past the text's end).
+    #[inline(always)]
+    fn block(&mut self, w: &[u8; WIN], m: usize) {
+        let valid = if m >= BLOCK { !0 } else { (1u64 << m) - 1 };
+        let b = classify::classify(w);
+        let c = self.c;
+        let high = b.high & valid;
+        let cont = if high != 0 {
+            classify::continuation(w) & valid
+        } else {
+            0
+        };
+        let leads = valid & !cont;
+        let digit = b.digit & valid;
+        let blank = b.blank & valid;
+        let newline = b.newline & valid;
+        let printable = b.printable & valid;
+        let rare = valid & !(high | printable | blank | newline);
+        let mut letter = b.letter & valid;
+        let mut punct = printable & !(letter | digit);
+        let (other_ws, control) = if rare != 0 {
+            split_rare(w, rare)
+        } else {
+            (0, 0)
+        };
+        // ASCII repeats: bytes in a window of four equal bytes of a merging kind (letters, punctuation, controls).
+        let e = (b.same_next as u128)
+            | (((w[BLOCK] == w[BLOCK + 1]) as u128) << 64)
+            | (((w[BLOCK + 1] == w[BLOCK + 2]) as u128) << 65);
+        let quads = (e & (e >> 1) & (e >> 2)) as u64 & (letter | punct | control);
+        let q = join(quads, c.quads);
+        let repeats = half(q | (q << 1) | (q << 2) | (q << 3));
+        if repeats != 0 {
+            self.ascii_repeats(w, repeats, letter, b.same_next);
+            letter &= !repeats;
+            punct &= !repeats;
+        }
+        let upper = b.upper & letter;
+        let lower = letter & !upper;
+        let na = if high != 0 {
+            non_ascii(
+                &mut self.na,
+                &mut self.v,
+                &mut self.kinds,
+                &mut self.repeat_chars,
+                w,
+                high,
+                cont,
+            )
+        } else {
+            self.na.spill = 0;
+            self.na.spill_slot = S_NONE;
+            self.na.script = 0;
+            self.na.kind = kind::of_ascii(w[BLOCK - 1]);
+            NonAscii::default()
+        };
+        let v = &mut self.v;
+        // Latin words.
+        let latin = letter | na.latin;
+        let latin_starts = latin & !back1(latin, c.latin);
+        v[f::LATIN_RUNS] += pc(latin_starts);
+        {
+            let x = join(latin, c.latin);
+            let t8 = all8(x);
+            if half(t8) != 0 {
+                let t9 = t8 & (x << 8);
+                let t13 = t8 & (all4(x) << 8) & (x << 12);
+                v[f::LATIN_LONG] += pc(half(t9) & leads);
+                v[f::LATIN_LONG2] += pc(half(t13) & leads);
+            }
+        }
+        if upper != 0 || c.upper >> 62 != 0 {
+            let (u1, u2) = (back1(upper, c.upper), back2(upper, c.upper));
+            v[f::LATIN_CASE_SPLITS] += pc(upper & back1(lower, c.lower));
+            v[f::LATIN_CAPS_RUNS] += pc(upper & u1 & !u2);
+            v[f::CAPS_THEN_LOWER] += pc(lower & u1 & u2);
+        }
+        // Punctuation, and words right after one punctuation character.
+        let (p1, p2) = (back1(punct, c.punct), back2(punct, c.punct));
+        v[f::PUNCT_RUNS] += pc(punct & !p1);
+        v[f::PUNCT_SINGLE] += pc(!punct & p1 & !p2);
+        let after = (latin_starts | na.starts) & p1 & !p2;
+        if after != 0 {
+            v[f::WORD_AFTER_PUNCT] += pc(after);
+            let last_byte = (c.last16 >> 120) as u8;
+            let bs = back1(
+                classify::equal(w, b'\\') & punct,
+                c.punct & ((last_byte == b'\\') as u64) << 63,
+            );
+            v[f::BACKSLASH_WORDS] += pc(after & bs);
+        }
+        // Digits: runs, runs right after a blank, groups of three from each ASCII run's start.
+        let digits = digit | na.digits;
+        let s1 = back1(blank, c.blank);
+        if digits != 0 {
+            let d_starts = digits & !back1(digits, c.digits);
+            v[f::DIGIT_RUNS] += pc(d_starts);
+            v[f::DIGITS_AFTER_BLANK] += pc(d_starts & s1);
+        }
+        if digit != 0 {
+            let x = join(digit, top_bits(c.digit_run));
+            let three = x & (x << 1) & (x << 2);
+            let mut g = x & !(x << 1);
+            let mut all = g;
+            while g != 0 {
+                g = (g << 3) & three;
+                all |= g;
+            }
+            v[f::DIGIT_GROUPS3] += pc(half(all));
+        }
+        let digit_run = match digit.leading_ones() {
+            64 => cap_digit_run(c.digit_run + 64),
+            n => n,
+        };
+        // Whitespace: runs closed here (one blank, or longer), blanks after a blank, blanks beyond 16 in a run.
+        let s2 = back2(blank, c.blank);
+        v[f::SPACES_SINGLE] += pc(!blank & s1 & !s2);
+        v[f::WS_RUNS] += pc(!blank & s1 & s2);
+        let doubled = blank & s1;
+        v[f::WS_RUN_CHARS] += pc(doubled);
+        if doubled != 0 {
+            let x = join(blank, c.blank);
+            v[f::WS_LONG] += pc(half(all16(x) & (x << 16)));
+        }
+        v[f::NL_RUNS] += pc(newline & !back1(newline, c.newline));
+        let line_start = (c.newline >> 63) | c.start as u64;
+        self.indented_lines += pc(blank & ((newline << 1) | line_start));
+        // Encoded strings, counted at the end of each window: 16 of base64's alphabet with a digit, a capital and a
+        // lowercase letter; 8 hex digits of one case with a digit and a letter; else 4 letters and digits with
+        // both. Every one needs a digit.
+        let encoded = digit != 0 || c.ascii_digits >> 49 != 0;
+        let (plus_slash, hex_letters) = if encoded {
+            let (ps, hex) = if c.encoded {
+                (c.plus_slash, c.hex_letters)
+            } else {
+                let (ps, hex) = encoded_bytes(&c.last16.to_le_bytes());
+                (ps & c.punct, hex & (c.lower | c.upper))
+            };
+            let plus_slash = (classify::equal(w, b'+') | classify::equal(w, b'/')) & punct;
+            let hex_letters = classify::hex_letters(w) & letter;
+            let alnum = letter | digit;
+            let dg = join(digit, c.ascii_digits);
+            let b64 = half(all16(join(
+                alnum | plus_slash,
+                c.lower | c.upper | c.ascii_digits | ps,
+            )));
+            let b64 = if b64 != 0 {
+                b64 & half(any16(dg) & any16(join(upper, c.upper)) & any16(join(lower, c.lower)))
+            } else {
+                0
+            };
+            let hexl = half(all8(join(
+                digit | (lower & hex_letters),
+                c.ascii_digits | (c.lower & hex),
+            )));
+            let hexu = half(all8(join(
+                digit | (upper & hex_letters),
+                c.ascii_digits | (c.upper & hex),
+            )));
+            let hex = if hexl | hexu != 0 {
+                (hexl | hexu) & half(any8(dg) & any8(join(hex_letters, hex)))
+            } else {
+                0
+            };
+            let d4 = half(any4(dg));
+            let mixed = if d4 != 0 {
+                half(all4(join(alnum, c.lower | c.upper | c.ascii_digits)))
+                    & d4
+                    & half(any4(join(letter, c.lower | c.upper)))
+                    & !(b64 | hex)
+            } else {
+                0
+            };
+            v[f::B64_CHARS] += pc(b64);
+            v[f::HEX_CHARS] += pc(hex);
+            v[f::MIXED_ALNUM_CHARS] += pc(mixed);
+            (plus_slash, hex_letters)
+        } else {
+            (0, 0)
+        };
+        // Letters of other alphabets: beyond 16 bytes in a run, and those of words that did not follow a blank.
+        let alpha = na.alpha;
+        let bare = if alpha != 0 {
+            let x = join(alpha, c.alpha);
+            v[f::NONLATIN_LONG] += pc(half(all16(x) & (x << 16)) & leads);
+            // A word's first byte seeds it; the seed's carry runs through the word and out of it.
+            let seeds = (alpha & !back1(alpha, c.alpha) & !s1) | (alpha & (c.bare >> 63));
+            let bare = alpha & (alpha.wrapping_add(seeds) ^ alpha);
+            v[f::BARE_WORD_CHARS] += pc(bare & leads);
+            bare
+        } else {
+            0
+        };
+        if self.first_nonspace.is_none() {
+            let ns = leads & !(blank | newline | other_ws | na.space);
+            if ns != 0 {
+                let j = ns.trailing_zeros() as usize;
+                self.first_nonspace = first_char(&w[j..]);
+            }
+        }
+        let mut last16 = [0; 16];
+        last16.copy_from_slice(&w[BLOCK - 16..BLOCK]);
+        let last16 = u128::from_le_bytes(last16);
+        let n = &mut self.c;
+        n.lower = lower;
+        n.upper = upper;
+        n.latin = latin;
+        n.blank = blank;
+        n.newline = newline;
+        n.punct = punct;
+        n.digits = digits;
+        n.ascii_digits = digit;
+        n.alpha = alpha;
+        n.bare = bare;
+        n.quads = quads;
+        n.repeats = repeats;
+        n.same_next = b.same_next;
+        n.plus_slash = plus_slash;
+        n.hex_letters = hex_letters;
+        n.encoded = encoded;
+        n.last16 = last16;
+        n.digit_run = digit_run;
+        n.start = false;
+    }
+
+    /// The ASCII repeats of a block (`repeats`, bit `i` for byte `i`): priced as repeats, taken out of the
+    /// histogram. `letter` holds the block's ASCII letters, `same` whether each byte equals the next.
+    #[cold]
+    #[inline(never)]
+    fn ascii_repeats(&mut self, w: &[u8; WIN], repeats: u64, letter: u64, same: u64) {
+        let c = &self.c;
+        let same_before = (same << 1) | (c.same_next >> 63);
+        let starts = repeats & !(back1(repeats, c.repeats) & same_before);
+        let v = &mut self.v;
+        v[f::REP_ALPHA_RUNS] += pc(starts & letter);
+        v[f::REP_ALPHA_CHARS] += pc(repeats & letter);
+        v[f::REP_RUNS] += pc(starts & !letter);
+        v[f::REP_CHARS] += pc(repeats & !letter);
+        self.repeat_chars += pc(repeats);
+        self.repeat_ascii += pc(repeats);
+        let mut r = repeats;
+        while r != 0 {
+            self.hist[w[r.trailing_zeros() as usize] as usize] -= 1;
+            r &= r - 1;
+        }
+    }
+
+    /// Bytes of one character at a time: `feed` for `&str` pieces is the fast path.
+    pub fn feed_bytes(&mut self, mut bytes: &[u8]) {
+        // Complete a sequence left open by the previous call.
+        while self.partial_len > 0 && !bytes.is_empty() {
+            let need = utf8_len(self.partial[0]);
+            let b = bytes[0];
+            // Only a byte that keeps the sequence valid continues it (`E0 80`, `ED A0`, `F4 90` are not valid
+            // prefixes): otherwise the open bytes are one U+FFFD and `b` starts afresh, as `from_utf8_lossy` does.
+            let mut probe = self.partial;
+            probe[self.partial_len as usize] = b;
+            if std::str::from_utf8(&probe[..=self.partial_len as usize])
+                .is_err_and(|e| e.error_len().is_some())
+            {
+                self.flush_partial_as_invalid();
+                break;
+            }
+            self.partial[self.partial_len as usize] = b;
+            self.partial_len += 1;
+            bytes = &bytes[1..];
+            if self.partial_len as usize == need {
+                let seq = self.partial;
+                let n = self.partial_len as usize;
+                self.partial_len = 0;
+                match std::str::from_utf8(&seq[..n]) {
+                    Ok(s) => {
+                        self.bytes += n as u64;
+                        self.push(s.as_bytes());
+                    }
+                    Err(_) => self.invalid(n),
+                }
+            }
+        }
+        loop {
+            // simdutf8's `compat` validation reports errors as std's does (`valid_up_to`, `error_len`); with SIMD
+            // where the CPU has it, it is more than ten times std's speed on text of other scripts.
+            match simdutf8::compat::from_utf8(bytes) {
+                Ok(s) => {
+                    self.bytes += s.len() as u64;
+                    self.push(s.as_bytes());
+                    return;
+                }
+                Err(e) => {
+                    let good = e.valid_up_to();
+                    self.bytes += good as u64;
+                    self.push(&bytes[..good]);
+                    match e.error_len() {
+                        Some(bad) => {
+                            self.invalid(bad);
+                            bytes = &bytes[good + bad..];
+                        }
+                        None => {
+                            // An incomplete sequence at the end: keep it for the next call.
+                            let rest = &bytes[good..];
+                            self.partial[..rest.len()].copy_from_slice(rest);
+                            self.partial_len = rest.len() as u8;
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn invalid(&mut self, nbytes: usize) {
+        self.lossy = true;
+        // The replacement character counts as one character; `bytes` counts the bytes that were really there.
+        self.bytes += nbytes as u64;
+        self.push("\u{fffd}".as_bytes());
+    }
+
+    fn flush_partial_as_invalid(&mut self) {
+        if self.partial_len > 0 {
+            let n = self.partial_len as usize;
+            self.partial_len = 0;
+            self.invalid(n);
+        }
+    }
+
+    /// True once any invalid UTF-8 was replaced by U+FFFD.
+    pub fn saw_invalid_utf8(&self) -> bool {
+        self.lossy || self.partial_len > 0
+    }
+
+    /// The counts so far, as if the text ended here. The scanner can go on being fed afterwards.
+    pub fn features(&self) -> Features {
+        self.clone().into_features()
+    }
+
+    /// The counts, the text ending here.
+    pub fn into_features(mut self) -> Features {
+        self.flush_partial_as_invalid();
+        // The last bytes: a full block first when there is one, then the rest (perhaps nothing: the text's end is
+        // then at the last block's first byte, where runs close).
+        let t = self.tail_len as usize;
+        let mut w = [PAD; WIN];
+        w[..t].copy_from_slice(&self.tail[..t]);
+        self.block(&w, t.min(BLOCK));
+        if t >= BLOCK {
+            let mut w = [PAD; WIN];
+            w[..t - BLOCK].copy_from_slice(&self.tail[BLOCK..t]);
+            self.block(&w, t - BLOCK);
+        }
+        self.fold()
+    }
+
+    /// The features from the counts: the histogram's per-character counts, the non-ASCII characters' by kind.
+    fn fold(&self) -> Features {
+        let mut v = self.v;
+        let mut class_chars = [0u64; Class::COUNT];
+        let h = &self.hist;
+        let sum = |from: u8, to: u8| h[from as usize..=to as usize].iter().sum::<u64>();
+        let total = sum(0, 0x7f);
+        let (mut letters, mut upper) = (0, 0);
+        for i in 0..26 {
+            let (lo, up) = (h[b'a' as usize + i], h[b'A' as usize + i]);
+            v[f::LETTER_A + i] += lo + up;
+            v[f::UPPER_A + i] += up;
+            letters += lo + up;
+            upper += up;
+        }
+        for (k, &b) in ASCII_PUNCT.iter().enumerate() {
+            v[f::PUNCT_CHARS + k] += h[b as usize];
+        }
+        let digits = sum(b'0', b'9');
+        let (space, tabs, newlines) = (h[b' ' as usize], h[b'\t' as usize], h[b'\n' as usize]);
+        let other_ws = sum(0x0b, 0x0d);
+        let whitespace = space + tabs + newlines + other_ws;
+        let controls = sum(0, 0x1f) - tabs - newlines - other_ws + h[0x7f];
+        let punct = total - letters - digits - whitespace - controls;
+        let k = &self.kinds;
+        let kn = |kind: Kind| k[kind as usize];
+        let latin = kn(K_LATLO) + kn(K_LATUP);
+        let indic2: u64 = k[K_IND2 as usize..K_IND2 as usize + 9].iter().sum();
+        let alphabetic = latin
+            + kn(K_CYR)
+            + kn(K_CYRX)
+            + kn(K_GRK)
+            + kn(K_ARB)
+            + kn(K_IND)
+            + indic2
+            + kn(K_SEA)
+            + kn(K_OTH);
+        let cjk = kn(K_HAN) + kn(K_KANA) + kn(K_HANG) + kn(K_CJKP);
+        let symbols = kn(K_EMO) + kn(K_EMOD) + kn(K_SYM2) + kn(K_SYM3) + kn(K_SYM4);
+        v[f::LATIN_CHARS] += letters + latin;
+        v[f::LATIN_NONASCII] += latin;
+        v[f::LATIN_UPPER] += upper + kn(K_LATUP);
+        v[f::CYR_CHARS] += kn(K_CYR) + kn(K_CYRX);
+        v[f::CYR_NONRUSSIAN] += kn(K_CYRX);
+        v[f::GREEK_CHARS] += kn(K_GRK);
+        v[f::ARABIC_CHARS] += kn(K_ARB);
+        v[f::INDIC_CHARS] += kn(K_IND);
+        for i in 0..9 {
+            v[f::INDIC2_CHARS + i] += k[K_IND2 as usize + i];
+        }
+        v[f::SEA_CHARS] += kn(K_SEA);
+        v[f::OTHER_CHARS] += kn(K_OTH);
+        v[f::HAN_CHARS] += kn(K_HAN);
+        v[f::KANA_CHARS] += kn(K_KANA);
+        v[f::HANGUL_CHARS] += kn(K_HANG);
+        v[f::CJK_PUNCT] += kn(K_CJKP);
+        v[f::EMOJI] += kn(K_EMO);
+        v[f::EMOJI_MODS] += kn(K_EMOD);
+        v[f::SYM2] += kn(K_SYM2);
+        v[f::SYM3] += kn(K_SYM3);
+        v[f::SYM4] += kn(K_SYM4);
+        v[f::DIGITS] += digits + kn(K_NDIG);
+        v[f::PUNCT] += punct;
+        v[f::TABS] += tabs;
+        v[f::NL_CHARS] += newlines;
+        v[f::OTHER_WS] += other_ws + kn(K_NWS);
+        v[f::CONTROL] += controls + kn(K_NCTL);
+        for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
+            v[f::BYTE_TALLIES + i] += sum(lo, hi);
+        }
+        class_chars[Class::Letters as usize] = letters + alphabetic;
+        class_chars[Class::Cjk as usize] = cjk;
+        class_chars[Class::Digits as usize] = digits + kn(K_NDIG);
+        class_chars[Class::Punctuation as usize] = punct;
+        class_chars[Class::Whitespace as usize] = whitespace + kn(K_NWS);
+        class_chars[Class::Symbols as usize] = symbols;
+        class_chars[Class::Repeats as usize] = self.repeat_chars;
+        class_chars[Class::Control as usize] = controls + kn(K_NCTL);
+        let chars = total + self.repeat_ascii + sum(0xc0, 0xff);
+        if chars > 0 {
+            v[f::BIAS] = 1;
+        }
+        let sig = |cs: &[u8]| cs.iter().map(|&c| h[c as usize]).sum::<u64>();
+        Features {
+            v,
+            chars,
+            bytes: self.bytes,
+            class_chars,
+            signals: Signals {
+                braces: sig(b"{}"),
+                brackets: sig(b"[]"),
+                quotes: sig(b"\""),
+                colons: sig(b":"),
+                commas: sig(b","),
+                semicolons: sig(b";"),
+                angles: sig(b"<>"),
+                equals: sig(b"="),
+                parens: sig(b"()"),
+                backslashes: sig(b"\\"),
+                lines: newlines,
+                indented_lines: self.indented_lines,
+                first_nonspace: self.first_nonspace,
+            },
+        }
+    }
+}
+
+/// The non-ASCII characters of a block (`high`: bytes from 0x80 up, `cont` the continuation bytes among
+/// them), one at a time. The common ones (their kind straight from the table: not a mark, not a kind that
+/// merges in repeats) only have their kind written at their first byte's place; marks are resolved, and
+/// symbols checked for repeats, on the side. Then, for each kind the block has, one compare of those places
+/// gives its characters' count and first bytes, which spread over the continuation bytes give the masks.
+#[inline(never)]
+fn non_ascii(
+    st: &mut Chars,
+    v: &mut [u64; NF],
+    counts: &mut [u64; kind::COUNT],
+    repeat_chars: &mut u64,
+    w: &[u8; WIN],
+    high: u64,
+    cont: u64,
+) -> NonAscii {
+    const NONE: u8 = 0xff;
+    let c = *st;
+    let mut kinds = [NONE; BLOCK];
+    let mut used = 0u64;
+    let mut last_kind = c.kind;
+    let (mut merge_end, mut merge_bytes, mut merge_repeat) =
+        (c.merge_end, c.merge_bytes, c.merge_repeat);
+    let mut leads = high & !cont;
+    while leads != 0 {
+        let j = leads.trailing_zeros() as usize;
+        leads &= leads - 1;
+        let e = kind::entry_of(w[j], w[j + 1]);
+        if e < kind::ATTEND {
+            kinds[j & (BLOCK - 1)] = e;
+            used |= 1 << e;
+            last_kind = e;
+            continue;
+        }
+        let (mut k, width) = kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3]);
+        if k == K_MARK {
+            // The byte before is the end of the last non-ASCII character (kinds from `K_LATLO` up), or ASCII.
+            let prev = if j == 0 || high >> (j - 1) & 1 != 0 {
+                last_kind
+            } else {
+                kind::of_ascii(w[j - 1])
+            };
+            k = kind::resolve_mark(prev, width);
+        }
+        last_kind = k;
+        if kind::merges(k) {
+            // In a repeat when the character before is the same one and was in it, or (when it is not the same)
+            // when the three after are.
+            let mask = u32::MAX >> (32 - 8 * width);
+            let bytes = load32(w, j) & mask;
+            let same_before = merge_end == j as i32 && merge_bytes == bytes;
+            let repeat = if same_before {
+                merge_repeat
+            } else {
+                (1..4).all(|t| load32(w, j + t * width) & mask == bytes)
+            };
+            (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
+            if repeat {
+                v[f::REP_WIDE_CHARS] += 1;
+                v[f::REP_WIDE_RUNS] += !same_before as u64;
+                *repeat_chars += 1;
+                continue;
+            }
+        }
+        kinds[j & (BLOCK - 1)] = k;
+        used |= 1 << k;
+    }
+    // Counts by kind, first bytes by mask slot.
+    let mut slots = [0u64; NSLOT];
+    let mut used_slots = 0u32;
+    let mut u = used;
+    while u != 0 {
+        let k = u.trailing_zeros() as usize;
+        u &= u - 1;
+        let m = classify::equal(&kinds, k as u8);
+        counts[k] += pc(m);
+        slots[SLOT[k] as usize] |= m;
+        used_slots |= 1 << SLOT[k];
+    }
+    let c = *st;
+    let spill_in = (1u64 << c.spill) - 1;
+    // A slot's characters: their first bytes spread over the continuation bytes after them, and the bytes
+    // the previous block's last character left here.
+    let spread = |s: usize| {
+        let mut x = slots[s];
+        x |= (x << 1) & cont;
+        x |= (x << 1) & cont;
+        x |= (x << 1) & cont;
+        if c.spill_slot as usize == s {
+            x |= spill_in;
+        }
+        x
+    };
+    // Runs of each script: a letter whose byte before is not of its script starts one.
+    let mut starts = 0;
+    let mut script = 0;
+    let mut alpha = 0;
+    let mut scripts = used_slots >> S_SCRIPT;
+    if c.spill_slot as usize >= S_SCRIPT {
+        scripts |= 1 << (c.spill_slot as usize - S_SCRIPT);
+    }
+    while scripts != 0 {
+        let s = scripts.trailing_zeros() as usize;
+        scripts &= scripts - 1;
+        let slot = S_SCRIPT + s;
+        let x = spread(slot);
+        let before = (c.script as usize == slot) as u64;
+        let st = x & !((x << 1) | before);
+        v[SCRIPT_RUNS[s]] += pc(st);
+        starts |= st;
+        if x >> 63 != 0 {
+            script = slot as u8;
+        }
+        if S_ALPHA.contains(&slot) {
+            alpha |= x;
+        }
+    }
+    let na = NonAscii {
+        latin: spread(S_LAT),
+        digits: spread(S_ND),
+        space: spread(S_NWS),
+        alpha,
+        starts,
+    };
+    // What the block's last character leaves for the next block.
+    let (mut spill, mut spill_slot) = (0, S_NONE);
+    if high >> 63 != 0 {
+        let j = 63 - (high & !cont).leading_zeros() as usize;
+        let width = utf8_len(w[j]);
+        if j + width > BLOCK {
+            spill = (j + width - BLOCK) as u8;
+            let k = kinds[j & (BLOCK - 1)];
+            spill_slot = if k == NONE { S_NONE } else { SLOT[k as usize] };
+        }
+    }
+    let n = st;
+    n.spill = spill;
+    n.spill_slot = spill_slot;
+    n.merge_end = merge_end - BLOCK as i32;
+    n.merge_bytes = merge_bytes;
+    n.merge_repeat = merge_repeat;
+    n.script = script;
+    n.kind = if high >> 63 == 0 {
+        kind::of_ascii(w[BLOCK - 1])
+    } else {
+        last_kind
+    };
+    na
+}
+
+/// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.
+#[cold]
+fn split_rare(w: &[u8; WIN], rare: u64) -> (u64, u64) {
+    let mut ws = 0;
+    let mut r = rare;
+    while r != 0 {
+        let i = r.trailing_zeros() as usize;
+        r &= r - 1;
+        if matches!(w[i], b'\r' | 0x0b | 0x0c) {
+            ws |= 1 << i;
+        }
+    }
+    (ws, rare & !ws)
+}
+
+/// The first character of `bytes` (which start with one, valid).
+fn first_char(bytes: &[u8]) -> Option<char> {
+    let n = utf8_len(bytes[0]).min(bytes.len());
+    std::str::from_utf8(&bytes[..n]).ok()?.chars().next()
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
+}
+
+/// Scans a whole text at once.
+pub fn scan(text: &str) -> Features {
+    let mut s = Scanner::new();
+    s.feed(text);
+    s.into_features()
+}
