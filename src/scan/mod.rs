@@ -15,6 +15,7 @@
 mod classify;
 pub mod kind;
 
+use classify::Classes;
 use kind::{
     Kind, K_ARB, K_CJKP, K_CYR, K_CYRX, K_EMO, K_EMOD, K_GRK, K_HAN, K_HANG, K_IND, K_IND2, K_KANA,
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
@@ -857,7 +858,7 @@ impl Scanner {
             let mut w = [0u8; WIN];
             w[..t].copy_from_slice(&self.tail[..t]);
             w[t..].copy_from_slice(&input[..WIN - t]);
-            self.block(&w, BLOCK);
+            self.block(classify::Portable, &w, BLOCK);
             if t > BLOCK {
                 self.tail.copy_within(BLOCK..t, 0);
                 self.tail_len -= BLOCK as u8;
@@ -875,13 +876,32 @@ impl Scanner {
     /// Scans every block of `input` that has a window's bytes in it, in place; returns how many bytes it took.
     fn blocks(&mut self, input: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has `popcnt` (detected just above), the one feature `blocks_popcnt` is compiled
-            // with beyond the target's own.
-            #[allow(unsafe_code)]
-            return unsafe { self.blocks_popcnt(input) };
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt") {
+                // SAFETY: the CPU has every feature `blocks_v3` is compiled with beyond the target's own
+                // (detected just above).
+                #[allow(unsafe_code)]
+                return unsafe { self.blocks_v3(input) };
+            }
+            if has!("popcnt") {
+                // SAFETY: as above, for `popcnt`.
+                #[allow(unsafe_code)]
+                return unsafe { self.blocks_popcnt(input) };
+            }
         }
-        self.blocks_here(input)
+        self.blocks_here(input, classify::Portable)
+    }
+
+    /// [`Scanner::blocks`] compiled for x86-64-v3 CPUs (2013 on: AVX2, BMI1 and BMI2, LZCNT, POPCNT): the block's
+    /// mask arithmetic takes a quarter fewer instructions with `andn`, `shlx`, three-operand vector forms and a
+    /// population count in one instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[allow(unsafe_code)]
+    unsafe fn blocks_v3(&mut self, input: &[u8]) -> usize {
+        // SAFETY: this runs only on CPUs with AVX2 (see `blocks`).
+        self.blocks_here(input, unsafe { classify::Avx2::new() })
     }
 
     /// [`Scanner::blocks`] compiled with the `popcnt` instruction: without it, each of a block's few dozen
@@ -890,15 +910,15 @@ impl Scanner {
     #[target_feature(enable = "popcnt")]
     #[allow(unsafe_code)]
     unsafe fn blocks_popcnt(&mut self, input: &[u8]) -> usize {
-        self.blocks_here(input)
+        self.blocks_here(input, classify::Portable)
     }
 
     #[inline(always)]
-    fn blocks_here(&mut self, input: &[u8]) -> usize {
+    fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C) -> usize {
         let mut p = 0;
         while let Some(w) = input.get(p..p + WIN) {
             if let Ok(w) = <&[u8; WIN]>::try_from(w) {
-                self.block(w, BLOCK);
+                self.block(cl, w, BLOCK);
             }
             p += BLOCK;
         }
@@ -918,14 +938,13 @@ impl Scanner {
         // Each table counts at most a quarter of a part: no `u32` overflows.
         for part in bytes.chunks(1 << 30) {
             let mut t = [[0u32; 256]; 4];
-            let mut quads = part.chunks_exact(4);
-            for q in &mut quads {
-                t[0][q[0] as usize] += 1;
-                t[1][q[1] as usize] += 1;
-                t[2][q[2] as usize] += 1;
-                t[3][q[3] as usize] += 1;
+            let mut rows = part.chunks_exact(16);
+            for r in &mut rows {
+                for (k, &b) in r.iter().enumerate() {
+                    t[k & 3][b as usize] += 1;
+                }
             }
-            for &b in quads.remainder() {
+            for &b in rows.remainder() {
                 t[0][b as usize] += 1;
             }
             for (i, h) in self.hist.iter_mut().enumerate() {
@@ -937,13 +956,13 @@ impl Scanner {
     /// One block: the first `m` bytes of `w` (64 but for the text's last block), the rest of the window read
     /// ahead (or [`PAD`] past the text's end).
     #[inline(always)]
-    fn block(&mut self, w: &[u8; WIN], m: usize) {
+    fn block<C: Classes>(&mut self, cl: C, w: &[u8; WIN], m: usize) {
         let valid = if m >= BLOCK { !0 } else { (1u64 << m) - 1 };
-        let b = classify::classify(w);
+        let b = cl.classify(w);
         let c = self.c;
         let high = b.high & valid;
         let cont = if high != 0 {
-            classify::continuation(w) & valid
+            cl.continuation(w) & valid
         } else {
             0
         };
@@ -1021,7 +1040,7 @@ impl Scanner {
             v[f::WORD_AFTER_PUNCT] += pc(after);
             let last_byte = (c.last16 >> 120) as u8;
             let bs = back1(
-                classify::equal(w, b'\\') & punct,
+                cl.equal(w, b'\\') & punct,
                 c.punct & ((last_byte == b'\\') as u64) << 63,
             );
             v[f::BACKSLASH_WORDS] += pc(after & bs);
@@ -1073,35 +1092,43 @@ impl Scanner {
                 let (ps, hex) = encoded_bytes(&c.last16.to_le_bytes());
                 (ps & c.punct, hex & (c.lower | c.upper))
             };
-            let plus_slash = (classify::equal(w, b'+') | classify::equal(w, b'/')) & punct;
-            let hex_letters = classify::hex_letters(w) & letter;
+            let plus_slash = cl.plus_slash(w) & punct;
+            let hex_letters = cl.hex_letters(w) & letter;
             let alnum = letter | digit;
+            let prev_alnum = c.lower | c.upper | c.ascii_digits;
             let dg = join(digit, c.ascii_digits);
-            let b64 = half(all16(join(
-                alnum | plus_slash,
-                c.lower | c.upper | c.ascii_digits | ps,
-            )));
-            let b64 = if b64 != 0 {
-                b64 & half(any16(dg) & any16(join(upper, c.upper)) & any16(join(lower, c.lower)))
+            // Where a window of 8 of base64's alphabet ends: the only places a hex window can (its bytes are
+            // among them), and base64's window of 16 is one step on.
+            let ab8 = all8(join(alnum | plus_slash, prev_alnum | ps));
+            let (b64, hex) = if half(ab8) != 0 {
+                let b64 = half(ab8 & (ab8 << 8));
+                let b64 = if b64 != 0 {
+                    b64 & half(
+                        any16(dg) & any16(join(upper, c.upper)) & any16(join(lower, c.lower)),
+                    )
+                } else {
+                    0
+                };
+                let hexl = half(all8(join(
+                    digit | (lower & hex_letters),
+                    c.ascii_digits | (c.lower & hex),
+                )));
+                let hexu = half(all8(join(
+                    digit | (upper & hex_letters),
+                    c.ascii_digits | (c.upper & hex),
+                )));
+                let hex = if hexl | hexu != 0 {
+                    (hexl | hexu) & half(any8(dg) & any8(join(hex_letters, hex)))
+                } else {
+                    0
+                };
+                (b64, hex)
             } else {
-                0
-            };
-            let hexl = half(all8(join(
-                digit | (lower & hex_letters),
-                c.ascii_digits | (c.lower & hex),
-            )));
-            let hexu = half(all8(join(
-                digit | (upper & hex_letters),
-                c.ascii_digits | (c.upper & hex),
-            )));
-            let hex = if hexl | hexu != 0 {
-                (hexl | hexu) & half(any8(dg) & any8(join(hex_letters, hex)))
-            } else {
-                0
+                (0, 0)
             };
             let d4 = half(any4(dg));
             let mixed = if d4 != 0 {
-                half(all4(join(alnum, c.lower | c.upper | c.ascii_digits)))
+                half(all4(join(alnum, prev_alnum)))
                     & d4
                     & half(any4(join(letter, c.lower | c.upper)))
                     & !(b64 | hex)
@@ -1278,11 +1305,11 @@ impl Scanner {
         let t = self.tail_len as usize;
         let mut w = [PAD; WIN];
         w[..t].copy_from_slice(&self.tail[..t]);
-        self.block(&w, t.min(BLOCK));
+        self.block(classify::Portable, &w, t.min(BLOCK));
         if t >= BLOCK {
             let mut w = [PAD; WIN];
             w[..t - BLOCK].copy_from_slice(&self.tail[BLOCK..t]);
-            self.block(&w, t - BLOCK);
+            self.block(classify::Portable, &w, t - BLOCK);
         }
         self.fold()
     }
