@@ -484,6 +484,20 @@ pub(super) fn plus_slash_swar(w: &[u8; WIN]) -> u64 {
     m
 }
 
+/// The `+` and `/` among 16 bytes, and their `a`-`f` and `A`-`F` (bit `i` for byte `i`), eight bytes at a time on
+/// `u64`.
+pub(super) fn plus_slash_hex16(w: &[u8; 16]) -> (u64, u64) {
+    let (mut ps, mut hex) = (0, 0);
+    for k in 0..2 {
+        let raw = load8(w, 8 * k);
+        ps |= gather(zero_bytes((raw | (ONES * 4)) ^ (ONES * b'/' as u64))) << (8 * k);
+        let folded = (raw & LOW7) | (ONES * 0x20);
+        let h = at_least(folded, b'a') & !at_least(folded, b'f' + 1) & !raw & HIGH;
+        hex |= gather(h) << (8 * k);
+    }
+    (ps, hex)
+}
+
 /// [`hex_letters`] eight bytes at a time on `u64`.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
 #[inline(always)]
@@ -572,6 +586,9 @@ mod tests {
                 m | ((w[i] == b'+' || w[i] == b'/') as u64) << i
             });
             assert_eq!(plus_slash(&w), ps);
+            let mut w16 = [0u8; 16];
+            w16.copy_from_slice(&w[..16]);
+            assert_eq!(plus_slash_hex16(&w16), (ps & 0xffff, hex & 0xffff));
             assert_eq!(plus_slash_swar(&w), ps);
             assert_eq!(hex_letters_swar(&w), hex);
             for c in [b'\\', b'+', b'/', 0x7f, 0] {

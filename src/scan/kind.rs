@@ -97,6 +97,23 @@ pub const fn of_ascii(b: u8) -> Kind {
     }
 }
 
+/// [`of_ascii`] of every ASCII byte, for the scanner's hot path.
+static ASCII_KINDS: [Kind; 128] = {
+    let mut t = [0; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = of_ascii(b as u8);
+        b += 1;
+    }
+    t
+};
+
+/// [`of_ascii`] by table lookup (`b` below 0x80).
+#[inline(always)]
+pub fn of_ascii_byte(b: u8) -> Kind {
+    ASCII_KINDS[(b & 0x7f) as usize]
+}
+
 /// The kind of a code point from U+0080 up: the definition the tables are built from. (Marks come out as
 /// [`K_MARK`]; the scanner resolves them with [`resolve_mark`].)
 pub const fn of_code_point(u: u32) -> Kind {
@@ -253,7 +270,8 @@ pub const fn merges(k: Kind) -> bool {
 }
 
 // The table. `UTF8[(b0 & 0x3f) << 6 | (b1 & 0x3f)]`, for a character whose first two bytes are `b0` (from 0xC0
-// up) and `b1`, is: below [`ATTEND`], its kind; from [`ATTEND`] to [`REFINE`], `ATTEND` + its kind when that is a
+// up) and `b1`, is (and the scanner reads it as `PAIRS`, indexed by the two bytes read as one little-endian `u16`
+// masked with 0x3f3f): below [`ATTEND`], its kind; from [`ATTEND`] to [`REFINE`], `ATTEND` + its kind when that is a
 // mark or a kind that merges in repeats (the scanner looks closer at those); from [`REFINE`] to [`FOUR`], a
 // three-byte character whose 64 code points of that second byte are not all of one kind, `REFINE` + the row of
 // [`THIRD`] that the third byte indexes; [`FOUR`], a four-byte character.
@@ -302,7 +320,7 @@ const fn entry(k: Kind) -> u8 {
     }
 }
 
-static UTF8: [u8; 64 * 64] = {
+const UTF8: [u8; 64 * 64] = {
     let mut t = [FOUR; 64 * 64];
     let mut i = 0;
     // Two-byte characters (lead bytes C0 and C1, code points below 0x80, never occur in valid UTF-8).
@@ -349,10 +367,33 @@ static THIRD: [Kind; NREFINED * 64] = {
     t
 };
 
+/// [`UTF8`] indexed by `(b1 & 0x3f) << 8 | (b0 & 0x3f)`, which is one mask of the character's first two bytes read
+/// as a little-endian `u16`: a quarter of it is used, and the scanner's loop over characters saves the shifts.
+static PAIRS: [u8; 64 * 256] = {
+    let mut t = [FOUR; 64 * 256];
+    let mut b0 = 0;
+    while b0 < 64 {
+        let mut b1 = 0;
+        while b1 < 64 {
+            t[(b1 << 8) | b0] = UTF8[(b0 << 6) | b1];
+            b1 += 1;
+        }
+        b0 += 1;
+    }
+    t
+};
+
+/// The table entry for a character whose first two bytes, read as a little-endian `u16`, are `pair` (the first
+/// from 0xC0 up).
+#[inline(always)]
+pub fn entry_of_pair(pair: u16) -> u8 {
+    PAIRS[(pair & 0x3f3f) as usize]
+}
+
 /// The table entry for a character whose first two bytes are `b0` (from 0xC0 up) and `b1`.
 #[inline(always)]
 pub fn entry_of(b0: u8, b1: u8) -> u8 {
-    UTF8[((b0 as usize & 0x3f) << 6) | (b1 as usize & 0x3f)]
+    entry_of_pair(u16::from_le_bytes([b0, b1]))
 }
 
 /// The kind and width of the character whose UTF-8 starts with `b0` (from 0xC2 up) and goes on with `b1`, `b2`,

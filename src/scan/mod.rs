@@ -801,17 +801,6 @@ fn load32(w: &[u8; WIN], j: usize) -> u32 {
     u32::from_le_bytes([w[j], w[j + 1], w[j + 2], w[j + 3]])
 }
 
-/// Bits of the bytes of `w` among the first 16 that are `+` or `/`, and that are `a`-`f` or `A`-`F`, as bits
-/// 48..64 (where they were in their block).
-fn encoded_bytes(w: &[u8; 16]) -> (u64, u64) {
-    let (mut ps, mut hex) = (0, 0);
-    for (i, &b) in w.iter().enumerate() {
-        ps |= ((b == b'+' || b == b'/') as u64) << (48 + i);
-        hex |= (matches!(b | 0x20, b'a'..=b'f') as u64) << (48 + i);
-    }
-    (ps, hex)
-}
-
 impl Scanner {
     /// A scanner that has seen nothing.
     pub const fn new() -> Self {
@@ -858,7 +847,7 @@ impl Scanner {
             let mut w = [0u8; WIN];
             w[..t].copy_from_slice(&self.tail[..t]);
             w[t..].copy_from_slice(&input[..WIN - t]);
-            self.block(classify::Portable, &w, BLOCK);
+            self.block_once(&w, BLOCK);
             if t > BLOCK {
                 self.tail.copy_within(BLOCK..t, 0);
                 self.tail_len -= BLOCK as u8;
@@ -953,6 +942,12 @@ impl Scanner {
         }
     }
 
+    /// One block outside the block loop (the one that completes the buffer, the text's last ones).
+    #[inline(never)]
+    fn block_once(&mut self, w: &[u8; WIN], m: usize) {
+        self.block(classify::Portable, w, m);
+    }
+
     /// One block: the first `m` bytes of `w` (64 but for the text's last block), the rest of the window read
     /// ahead (or [`PAD`] past the text's end).
     #[inline(always)]
@@ -994,20 +989,12 @@ impl Scanner {
         let upper = b.upper & letter;
         let lower = letter & !upper;
         let na = if high != 0 {
-            non_ascii(
-                &mut self.na,
-                &mut self.v,
-                &mut self.kinds,
-                &mut self.repeat_chars,
-                w,
-                high,
-                cont,
-            )
+            self.non_ascii(cl, w, high, cont)
         } else {
             self.na.spill = 0;
             self.na.spill_slot = S_NONE;
             self.na.script = 0;
-            self.na.kind = kind::of_ascii(w[BLOCK - 1]);
+            self.na.kind = kind::of_ascii_byte(w[BLOCK - 1]);
             NonAscii::default()
         };
         let v = &mut self.v;
@@ -1089,8 +1076,9 @@ impl Scanner {
             let (ps, hex) = if c.encoded {
                 (c.plus_slash, c.hex_letters)
             } else {
-                let (ps, hex) = encoded_bytes(&c.last16.to_le_bytes());
-                (ps & c.punct, hex & (c.lower | c.upper))
+                // The previous block's last 16 bytes, where they were in it.
+                let (ps, hex) = classify::plus_slash_hex16(&c.last16.to_le_bytes());
+                ((ps << 48) & c.punct, (hex << 48) & (c.lower | c.upper))
             };
             let plus_slash = cl.plus_slash(w) & punct;
             let hex_letters = cl.hex_letters(w) & letter;
@@ -1209,6 +1197,149 @@ impl Scanner {
         }
     }
 
+    /// The non-ASCII characters of a block (`high`: bytes from 0x80 up, `cont` the continuation bytes among
+    /// them), one at a time. The common ones (their kind straight from the table: not a mark, not a kind that
+    /// merges in repeats) only have their kind written at their first byte's place; marks are resolved, and
+    /// symbols checked for repeats, on the side. Then, for each kind the block has, one compare of those places
+    /// gives its characters' count and first bytes, which spread over the continuation bytes give the masks.
+    #[inline(always)]
+    fn non_ascii<C: Classes>(&mut self, cl: C, w: &[u8; WIN], high: u64, cont: u64) -> NonAscii {
+        const NONE: u8 = 0xff;
+        let c = self.na;
+        let mut kinds = [NONE; BLOCK];
+        let mut used = 0u64;
+        let (mut merge_end, mut merge_bytes, mut merge_repeat) =
+            (c.merge_end, c.merge_bytes, c.merge_repeat);
+        let firsts = high & !cont;
+        let mut leads = firsts;
+        while leads != 0 {
+            let j = leads.trailing_zeros() as usize;
+            leads &= leads - 1;
+            let e = kind::entry_of_pair(u16::from_le_bytes([w[j], w[j + 1]]));
+            if e < kind::ATTEND {
+                kinds[j & (BLOCK - 1)] = e;
+                used |= 1 << e;
+                continue;
+            }
+            let (mut k, width) = kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3]);
+            if k == K_MARK {
+                // The character before: ASCII, or the last non-ASCII one (this block's, or the previous block's last).
+                let before = firsts & ((1u64 << j) - 1);
+                let prev = if j > 0 && high >> (j - 1) & 1 == 0 {
+                    kind::of_ascii_byte(w[j - 1])
+                } else if before != 0 {
+                    kinds[63 - before.leading_zeros() as usize]
+                } else {
+                    c.kind
+                };
+                k = kind::resolve_mark(prev, width);
+            }
+            if kind::merges(k) {
+                // In a repeat when the character before is the same one and was in it, or (when it is not the same)
+                // when the three after are.
+                let mask = u32::MAX >> (32 - 8 * width);
+                let bytes = load32(w, j) & mask;
+                let same_before = merge_end == j as i32 && merge_bytes == bytes;
+                let repeat = if same_before {
+                    merge_repeat
+                } else {
+                    (1..4).all(|t| load32(w, j + t * width) & mask == bytes)
+                };
+                (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
+                if repeat {
+                    self.v[f::REP_WIDE_CHARS] += 1;
+                    self.v[f::REP_WIDE_RUNS] += !same_before as u64;
+                    self.repeat_chars += 1;
+                    continue;
+                }
+            }
+            kinds[j & (BLOCK - 1)] = k;
+            used |= 1 << k;
+        }
+        // Counts by kind, first bytes by mask slot.
+        let mut slots = [0u64; NSLOT];
+        let mut used_slots = 0u32;
+        let mut u = used;
+        while u != 0 {
+            let k = u.trailing_zeros() as usize;
+            u &= u - 1;
+            let m = cl.equal(&kinds, k as u8);
+            self.kinds[k] += pc(m);
+            slots[SLOT[k] as usize] |= m;
+            used_slots |= 1 << SLOT[k];
+        }
+        let c = self.na;
+        let spill_in = (1u64 << c.spill) - 1;
+        // A slot's characters: their first bytes spread over the continuation bytes after them, and the bytes
+        // the previous block's last character left here.
+        let spread = |s: usize| {
+            let mut x = slots[s];
+            x |= (x << 1) & cont;
+            x |= (x << 1) & cont;
+            x |= (x << 1) & cont;
+            if c.spill_slot as usize == s {
+                x |= spill_in;
+            }
+            x
+        };
+        // Runs of each script: a letter whose byte before is not of its script starts one.
+        let mut starts = 0;
+        let mut script = 0;
+        let mut alpha = 0;
+        let mut scripts = used_slots >> S_SCRIPT;
+        if c.spill_slot as usize >= S_SCRIPT {
+            scripts |= 1 << (c.spill_slot as usize - S_SCRIPT);
+        }
+        while scripts != 0 {
+            let s = scripts.trailing_zeros() as usize;
+            scripts &= scripts - 1;
+            let slot = S_SCRIPT + s;
+            let x = spread(slot);
+            let before = (c.script as usize == slot) as u64;
+            let st = x & !((x << 1) | before);
+            self.v[SCRIPT_RUNS[s]] += pc(st);
+            starts |= st;
+            if x >> 63 != 0 {
+                script = slot as u8;
+            }
+            if S_ALPHA.contains(&slot) {
+                alpha |= x;
+            }
+        }
+        let na = NonAscii {
+            latin: spread(S_LAT),
+            digits: spread(S_ND),
+            space: spread(S_NWS),
+            alpha,
+            starts,
+        };
+        // What the block's last character leaves for the next block.
+        let (mut spill, mut spill_slot) = (0, S_NONE);
+        if high >> 63 != 0 {
+            let j = 63 - firsts.leading_zeros() as usize;
+            let width = utf8_len(w[j]);
+            if j + width > BLOCK {
+                spill = (j + width - BLOCK) as u8;
+                let k = kinds[j & (BLOCK - 1)];
+                spill_slot = if k == NONE { S_NONE } else { SLOT[k as usize] };
+            }
+        }
+        let n = &mut self.na;
+        n.spill = spill;
+        n.spill_slot = spill_slot;
+        n.merge_end = merge_end - BLOCK as i32;
+        n.merge_bytes = merge_bytes;
+        n.merge_repeat = merge_repeat;
+        n.script = script;
+        n.kind = if high >> 63 == 0 {
+            kind::of_ascii_byte(w[BLOCK - 1])
+        } else {
+            // A repeat's character is `NONE` here, which is no letter either: what a mark after it needs to know.
+            kinds[63 - firsts.leading_zeros() as usize]
+        };
+        na
+    }
+
     /// Bytes of one character at a time: `feed` for `&str` pieces is the fast path.
     pub fn feed_bytes(&mut self, mut bytes: &[u8]) {
         // Complete a sequence left open by the previous call.
@@ -1305,11 +1436,11 @@ impl Scanner {
         let t = self.tail_len as usize;
         let mut w = [PAD; WIN];
         w[..t].copy_from_slice(&self.tail[..t]);
-        self.block(classify::Portable, &w, t.min(BLOCK));
+        self.block_once(&w, t.min(BLOCK));
         if t >= BLOCK {
             let mut w = [PAD; WIN];
             w[..t - BLOCK].copy_from_slice(&self.tail[BLOCK..t]);
-            self.block(classify::Portable, &w, t - BLOCK);
+            self.block_once(&w, t - BLOCK);
         }
         self.fold()
     }
@@ -1419,155 +1550,6 @@ impl Scanner {
             },
         }
     }
-}
-
-/// The non-ASCII characters of a block (`high`: bytes from 0x80 up, `cont` the continuation bytes among
-/// them), one at a time. The common ones (their kind straight from the table: not a mark, not a kind that
-/// merges in repeats) only have their kind written at their first byte's place; marks are resolved, and
-/// symbols checked for repeats, on the side. Then, for each kind the block has, one compare of those places
-/// gives its characters' count and first bytes, which spread over the continuation bytes give the masks.
-#[inline(never)]
-fn non_ascii(
-    st: &mut Chars,
-    v: &mut [u64; NF],
-    counts: &mut [u64; kind::COUNT],
-    repeat_chars: &mut u64,
-    w: &[u8; WIN],
-    high: u64,
-    cont: u64,
-) -> NonAscii {
-    const NONE: u8 = 0xff;
-    let c = *st;
-    let mut kinds = [NONE; BLOCK];
-    let mut used = 0u64;
-    let mut last_kind = c.kind;
-    let (mut merge_end, mut merge_bytes, mut merge_repeat) =
-        (c.merge_end, c.merge_bytes, c.merge_repeat);
-    let mut leads = high & !cont;
-    while leads != 0 {
-        let j = leads.trailing_zeros() as usize;
-        leads &= leads - 1;
-        let e = kind::entry_of(w[j], w[j + 1]);
-        if e < kind::ATTEND {
-            kinds[j & (BLOCK - 1)] = e;
-            used |= 1 << e;
-            last_kind = e;
-            continue;
-        }
-        let (mut k, width) = kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3]);
-        if k == K_MARK {
-            // The byte before is the end of the last non-ASCII character (kinds from `K_LATLO` up), or ASCII.
-            let prev = if j == 0 || high >> (j - 1) & 1 != 0 {
-                last_kind
-            } else {
-                kind::of_ascii(w[j - 1])
-            };
-            k = kind::resolve_mark(prev, width);
-        }
-        last_kind = k;
-        if kind::merges(k) {
-            // In a repeat when the character before is the same one and was in it, or (when it is not the same)
-            // when the three after are.
-            let mask = u32::MAX >> (32 - 8 * width);
-            let bytes = load32(w, j) & mask;
-            let same_before = merge_end == j as i32 && merge_bytes == bytes;
-            let repeat = if same_before {
-                merge_repeat
-            } else {
-                (1..4).all(|t| load32(w, j + t * width) & mask == bytes)
-            };
-            (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
-            if repeat {
-                v[f::REP_WIDE_CHARS] += 1;
-                v[f::REP_WIDE_RUNS] += !same_before as u64;
-                *repeat_chars += 1;
-                continue;
-            }
-        }
-        kinds[j & (BLOCK - 1)] = k;
-        used |= 1 << k;
-    }
-    // Counts by kind, first bytes by mask slot.
-    let mut slots = [0u64; NSLOT];
-    let mut used_slots = 0u32;
-    let mut u = used;
-    while u != 0 {
-        let k = u.trailing_zeros() as usize;
-        u &= u - 1;
-        let m = classify::equal(&kinds, k as u8);
-        counts[k] += pc(m);
-        slots[SLOT[k] as usize] |= m;
-        used_slots |= 1 << SLOT[k];
-    }
-    let c = *st;
-    let spill_in = (1u64 << c.spill) - 1;
-    // A slot's characters: their first bytes spread over the continuation bytes after them, and the bytes
-    // the previous block's last character left here.
-    let spread = |s: usize| {
-        let mut x = slots[s];
-        x |= (x << 1) & cont;
-        x |= (x << 1) & cont;
-        x |= (x << 1) & cont;
-        if c.spill_slot as usize == s {
-            x |= spill_in;
-        }
-        x
-    };
-    // Runs of each script: a letter whose byte before is not of its script starts one.
-    let mut starts = 0;
-    let mut script = 0;
-    let mut alpha = 0;
-    let mut scripts = used_slots >> S_SCRIPT;
-    if c.spill_slot as usize >= S_SCRIPT {
-        scripts |= 1 << (c.spill_slot as usize - S_SCRIPT);
-    }
-    while scripts != 0 {
-        let s = scripts.trailing_zeros() as usize;
-        scripts &= scripts - 1;
-        let slot = S_SCRIPT + s;
-        let x = spread(slot);
-        let before = (c.script as usize == slot) as u64;
-        let st = x & !((x << 1) | before);
-        v[SCRIPT_RUNS[s]] += pc(st);
-        starts |= st;
-        if x >> 63 != 0 {
-            script = slot as u8;
-        }
-        if S_ALPHA.contains(&slot) {
-            alpha |= x;
-        }
-    }
-    let na = NonAscii {
-        latin: spread(S_LAT),
-        digits: spread(S_ND),
-        space: spread(S_NWS),
-        alpha,
-        starts,
-    };
-    // What the block's last character leaves for the next block.
-    let (mut spill, mut spill_slot) = (0, S_NONE);
-    if high >> 63 != 0 {
-        let j = 63 - (high & !cont).leading_zeros() as usize;
-        let width = utf8_len(w[j]);
-        if j + width > BLOCK {
-            spill = (j + width - BLOCK) as u8;
-            let k = kinds[j & (BLOCK - 1)];
-            spill_slot = if k == NONE { S_NONE } else { SLOT[k as usize] };
-        }
-    }
-    let n = st;
-    n.spill = spill;
-    n.spill_slot = spill_slot;
-    n.merge_end = merge_end - BLOCK as i32;
-    n.merge_bytes = merge_bytes;
-    n.merge_repeat = merge_repeat;
-    n.script = script;
-    n.kind = if high >> 63 == 0 {
-        kind::of_ascii(w[BLOCK - 1])
-    } else {
-        last_kind
-    };
-    na
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.
