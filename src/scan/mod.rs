@@ -905,12 +905,14 @@ impl Scanner {
     #[inline(always)]
     fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C) -> usize {
         let mut p = 0;
+        let mut carry = self.c;
         while let Some(w) = input.get(p..p + WIN) {
             if let Ok(w) = <&[u8; WIN]>::try_from(w) {
-                self.block(cl, w, BLOCK);
+                self.block(&mut carry, cl, w, BLOCK);
             }
             p += BLOCK;
         }
+        self.c = carry;
         p
     }
 
@@ -945,16 +947,18 @@ impl Scanner {
     /// One block outside the block loop (the one that completes the buffer, the text's last ones).
     #[inline(never)]
     fn block_once(&mut self, w: &[u8; WIN], m: usize) {
-        self.block(classify::Portable, w, m);
+        let mut carry = self.c;
+        self.block(&mut carry, classify::Portable, w, m);
+        self.c = carry;
     }
 
     /// One block: the first `m` bytes of `w` (64 but for the text's last block), the rest of the window read
     /// ahead (or [`PAD`] past the text's end).
     #[inline(always)]
-    fn block<C: Classes>(&mut self, cl: C, w: &[u8; WIN], m: usize) {
+    fn block<C: Classes>(&mut self, carry: &mut Carry, cl: C, w: &[u8; WIN], m: usize) {
         let valid = if m >= BLOCK { !0 } else { (1u64 << m) - 1 };
         let b = cl.classify(w);
-        let c = self.c;
+        let c = *carry;
         let high = b.high & valid;
         let cont = if high != 0 {
             cl.continuation(w) & valid
@@ -982,7 +986,7 @@ impl Scanner {
         let q = join(quads, c.quads);
         let repeats = half(q | (q << 1) | (q << 2) | (q << 3));
         if repeats != 0 {
-            self.ascii_repeats(w, repeats, letter, b.same_next);
+            self.ascii_repeats(w, repeats, letter, b.same_next, c.same_next, c.repeats);
             letter &= !repeats;
             punct &= !repeats;
         }
@@ -1153,7 +1157,7 @@ impl Scanner {
         let mut last16 = [0; 16];
         last16.copy_from_slice(&w[BLOCK - 16..BLOCK]);
         let last16 = u128::from_le_bytes(last16);
-        let n = &mut self.c;
+        let n = carry;
         n.lower = lower;
         n.upper = upper;
         n.latin = latin;
@@ -1179,10 +1183,17 @@ impl Scanner {
     /// histogram. `letter` holds the block's ASCII letters, `same` whether each byte equals the next.
     #[cold]
     #[inline(never)]
-    fn ascii_repeats(&mut self, w: &[u8; WIN], repeats: u64, letter: u64, same: u64) {
-        let c = &self.c;
-        let same_before = (same << 1) | (c.same_next >> 63);
-        let starts = repeats & !(back1(repeats, c.repeats) & same_before);
+    fn ascii_repeats(
+        &mut self,
+        w: &[u8; WIN],
+        repeats: u64,
+        letter: u64,
+        same: u64,
+        prev_same: u64,
+        prev_repeats: u64,
+    ) {
+        let same_before = (same << 1) | (prev_same >> 63);
+        let starts = repeats & !(back1(repeats, prev_repeats) & same_before);
         let v = &mut self.v;
         v[f::REP_ALPHA_RUNS] += pc(starts & letter);
         v[f::REP_ALPHA_CHARS] += pc(repeats & letter);
