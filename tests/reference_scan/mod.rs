@@ -159,26 +159,74 @@ pub fn scan_reference(text: &str) -> Features {
         }
     };
     let is = |i: isize, ks: &[u8]| k_at(i).is_some_and(|k| ks.contains(&k));
-    let lo = |i: isize| is(i, &[K_LO]);
-    let up = |i: isize| is(i, &[K_UP]);
-    let latin = |i: isize| is(i, &[K_LO, K_UP, K_LATLO, K_LATUP]);
-    let dig = |i: isize| is(i, &[K_DIG]);
-    let digit_any = |i: isize| is(i, &[K_DIG, K_NDIG]);
-    let pun = |i: isize| is(i, &[K_PUN]);
-    let blank = |i: isize| is(i, &[K_BLANK]);
-    let nl = |i: isize| is(i, &[K_NL]);
-    let script = |i: isize| k_at(i).map_or(0, script_of);
-    let nonlatin_alpha = |i: isize| matches!(script(i), 2..=8);
+    // Each predicate, as defined, read once per byte into a table (outside the text every one is false).
+    let table = |p: &dyn Fn(isize) -> bool| -> Vec<bool> { (0..n as isize).map(p).collect() };
+    let at = |t: &[bool], i: isize| i >= 0 && (i as usize) < n && t[i as usize];
     let byte_is = |i: isize, c: u8| k_at(i).is_some() && byte(i) == Some(c);
-    let hexl = |i: isize| dig(i) || (lo(i) && byte(i).is_some_and(|c| c <= b'f'));
-    let hexu = |i: isize| dig(i) || (up(i) && byte(i).is_some_and(|c| c <= b'F'));
-    let hexletter =
-        |i: isize| (lo(i) || up(i)) && byte(i).is_some_and(|c| matches!(c | 0x20, b'a'..=b'f'));
-    let alnum = |i: isize| lo(i) || up(i) || dig(i);
-    let b64 = |i: isize| alnum(i) || byte_is(i, b'+') || byte_is(i, b'/');
-    // t(k, p, i): p holds at i-k+1..=i. o(k, p, i): p holds somewhere in i-k+1..=i.
-    let all_k = |k: isize, i: isize, p: &dyn Fn(isize) -> bool| (i - k + 1..=i).all(p);
-    let any_k = |k: isize, i: isize, p: &dyn Fn(isize) -> bool| (i - k + 1..=i).any(p);
+    let lo_t = table(&|i| is(i, &[K_LO]));
+    let up_t = table(&|i| is(i, &[K_UP]));
+    let latin_t = table(&|i| is(i, &[K_LO, K_UP, K_LATLO, K_LATUP]));
+    let dig_t = table(&|i| is(i, &[K_DIG]));
+    let digit_any_t = table(&|i| is(i, &[K_DIG, K_NDIG]));
+    let pun_t = table(&|i| is(i, &[K_PUN]));
+    let blank_t = table(&|i| is(i, &[K_BLANK]));
+    let nl_t = table(&|i| is(i, &[K_NL]));
+    let script_t: Vec<u8> = (0..n as isize)
+        .map(|i| k_at(i).map_or(0, script_of))
+        .collect();
+    let lo = |i: isize| at(&lo_t, i);
+    let up = |i: isize| at(&up_t, i);
+    let latin = |i: isize| at(&latin_t, i);
+    let dig = |i: isize| at(&dig_t, i);
+    let digit_any = |i: isize| at(&digit_any_t, i);
+    let pun = |i: isize| at(&pun_t, i);
+    let blank = |i: isize| at(&blank_t, i);
+    let nl = |i: isize| at(&nl_t, i);
+    let script = |i: isize| {
+        if i < 0 || i as usize >= n {
+            0
+        } else {
+            script_t[i as usize]
+        }
+    };
+    let nonlatin_alpha_t = table(&|i| matches!(script(i), 2..=8));
+    let nonlatin_alpha = |i: isize| at(&nonlatin_alpha_t, i);
+    let hexl_t = table(&|i| dig(i) || (lo(i) && byte(i).is_some_and(|c| c <= b'f')));
+    let hexu_t = table(&|i| dig(i) || (up(i) && byte(i).is_some_and(|c| c <= b'F')));
+    let hexletter_t =
+        table(&|i| (lo(i) || up(i)) && byte(i).is_some_and(|c| matches!(c | 0x20, b'a'..=b'f')));
+    let alnum_t = table(&|i| lo(i) || up(i) || dig(i));
+    let b64_t = table(&|i| at(&alnum_t, i) || byte_is(i, b'+') || byte_is(i, b'/'));
+    // all_k(k, t, i): the predicate of table t holds at each of i-k+1..=i; any_k: at one of them at least. Counted
+    // with prefix sums of the table (the bytes before the text hold no predicate).
+    let sums = |t: &[bool]| -> Vec<u32> {
+        let mut s = vec![0u32; t.len() + 1];
+        for (j, &x) in t.iter().enumerate() {
+            s[j + 1] = s[j] + x as u32;
+        }
+        s
+    };
+    let in_window = |sums: &[u32], k: isize, i: isize| {
+        let from = (i - k + 1).max(0) as usize;
+        sums[i as usize + 1] - sums[from]
+    };
+    let all_k =
+        |k: isize, i: isize, sums: &[u32]| i - k + 1 >= 0 && in_window(sums, k, i) == k as u32;
+    let any_k = |k: isize, i: isize, sums: &[u32]| in_window(sums, k, i) > 0;
+    let letter_t: Vec<bool> = lo_t.iter().zip(&up_t).map(|(a, b)| *a || *b).collect();
+    let (latin_s, alpha_s, blank_s, b64_s) = (
+        sums(&latin_t),
+        sums(&nonlatin_alpha_t),
+        sums(&blank_t),
+        sums(&b64_t),
+    );
+    let (dig_s, up_s, lo_s, letter_s) = (sums(&dig_t), sums(&up_t), sums(&lo_t), sums(&letter_t));
+    let (hexl_s, hexu_s, hexletter_s, alnum_s) = (
+        sums(&hexl_t),
+        sums(&hexu_t),
+        sums(&hexletter_t),
+        sums(&alnum_t),
+    );
     let mut first_nonspace = None;
     let mut group_phase = 0usize;
     let mut hist = [0u64; 256];
@@ -234,14 +282,14 @@ pub fn scan_reference(text: &str) -> Features {
             v[f::BARE_WORD_CHARS] += 1;
         }
         if lead[iu] && latin(i) {
-            if all_k(9, i, &latin) {
+            if all_k(9, i, &latin_s) {
                 v[f::LATIN_LONG] += 1;
             }
-            if all_k(13, i, &latin) {
+            if all_k(13, i, &latin_s) {
                 v[f::LATIN_LONG2] += 1;
             }
         }
-        if lead[iu] && nonlatin_alpha(i) && all_k(17, i, &nonlatin_alpha) {
+        if lead[iu] && nonlatin_alpha(i) && all_k(17, i, &alpha_s) {
             v[f::NONLATIN_LONG] += 1;
         }
         if up(i) && lo(i - 1) {
@@ -275,29 +323,27 @@ pub fn scan_reference(text: &str) -> Features {
         if blank(i) && blank(i - 1) {
             v[f::WS_RUN_CHARS] += 1;
         }
-        if blank(i) && all_k(17, i, &blank) {
+        if blank(i) && all_k(17, i, &blank_s) {
             v[f::WS_LONG] += 1;
         }
         if nl(i) && !nl(i - 1) {
             v[f::NL_RUNS] += 1;
         }
         // Encoded strings (window ends).
-        let b64q =
-            all_k(16, i, &b64) && any_k(16, i, &dig) && any_k(16, i, &up) && any_k(16, i, &lo);
-        let hexq = (all_k(8, i, &hexl) || all_k(8, i, &hexu))
-            && any_k(8, i, &dig)
-            && any_k(8, i, &hexletter);
+        let b64q = all_k(16, i, &b64_s)
+            && any_k(16, i, &dig_s)
+            && any_k(16, i, &up_s)
+            && any_k(16, i, &lo_s);
+        let hexq = (all_k(8, i, &hexl_s) || all_k(8, i, &hexu_s))
+            && any_k(8, i, &dig_s)
+            && any_k(8, i, &hexletter_s);
         if b64q {
             v[f::B64_CHARS] += 1;
         }
         if hexq {
             v[f::HEX_CHARS] += 1;
         }
-        if !b64q
-            && !hexq
-            && all_k(4, i, &alnum)
-            && any_k(4, i, &dig)
-            && any_k(4, i, &|j| lo(j) || up(j))
+        if !b64q && !hexq && all_k(4, i, &alnum_s) && any_k(4, i, &dig_s) && any_k(4, i, &letter_s)
         {
             v[f::MIXED_ALNUM_CHARS] += 1;
         }
