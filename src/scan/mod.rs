@@ -671,9 +671,9 @@ struct NonAscii {
 /// The text is scanned in blocks of 64 bytes at fixed offsets from its start, whatever the pieces: a piece's bytes
 /// that do not fill a block (with the 16 bytes after it that classifying it reads) wait in a buffer for the next
 /// piece, and the last ones are scanned when the features are read. So every count is the same however the text
-/// is cut. A block is classified into bitmasks (bit `i` for byte `i`; sixteen bytes at a time with SSE2 on x86-64,
-/// eight on `u64` elsewhere), its non-ASCII characters are looked up in [`kind`]'s tables one by one, and every
-/// count is a popcount of masks shifted against the previous block's. Per-character counts of ASCII (letter
+/// is cut. A block is classified into bitmasks (bit `i` for byte `i`; 32 bytes at a time with AVX2 where the CPU
+/// has it, 16 with SSE2 on other x86-64 CPUs, 8 on `u64` elsewhere), its non-ASCII characters are looked up in
+/// [`kind`]'s tables one by one, and every count is a popcount of masks shifted against the previous block's. Per-character counts of ASCII (letter
 /// frequencies, each capital and punctuation character, digits, whitespace) come from a byte histogram of each
 /// piece. Nothing allocates.
 #[derive(Debug, Clone)]
@@ -882,9 +882,9 @@ impl Scanner {
         self.blocks_here(input, classify::Portable)
     }
 
-    /// [`Scanner::blocks`] compiled for x86-64-v3 CPUs (2013 on: AVX2, BMI1 and BMI2, LZCNT, POPCNT): the block's
-    /// mask arithmetic takes a quarter fewer instructions with `andn`, `shlx`, three-operand vector forms and a
-    /// population count in one instruction.
+    /// [`Scanner::blocks`] compiled for x86-64-v3 CPUs (2013 on: AVX2, BMI1 and BMI2, LZCNT, POPCNT), classifying
+    /// 32 bytes at a time: a block takes about a quarter fewer instructions (`andn`, `shlx`, three-operand vector
+    /// forms, a population count in one instruction).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     #[allow(unsafe_code)]
@@ -902,6 +902,7 @@ impl Scanner {
         self.blocks_here(input, classify::Portable)
     }
 
+    /// The block loop, each build of it: the previous block's masks stay in a local from block to block.
     #[inline(always)]
     fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C) -> usize {
         let mut p = 0;
@@ -916,7 +917,7 @@ impl Scanner {
         p
     }
 
-    /// Stage 1: every byte into `hist`. Long pieces count into four tables in turn and fold them in after, so
+    /// Every byte of a piece into `hist`. Long pieces count into four tables in turn and fold them in after, so
     /// runs of one byte do not wait on the previous increment of the same counter; short pieces (one character at
     /// a time, say) do not pay for clearing the tables.
     fn histogram(&mut self, bytes: &[u8]) {
