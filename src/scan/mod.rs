@@ -586,12 +586,7 @@ struct Carry {
     quads: u64,
     repeats: u64,
     same_next: u64,
-    /// `+` and `/`, and the letters `a`-`f` and `A`-`F`, outside repeats: valid only when `encoded` is set (the
-    /// block classified them); otherwise rebuilt from `last16` when needed.
-    plus_slash: u64,
-    hex_letters: u64,
-    encoded: bool,
-    /// The block's last 16 bytes, little-endian.
+    /// The block's last 16 bytes, little-endian (the next block's encoded-string windows look back into them).
     last16: u128,
     /// The length of the ASCII digit run that ends the block, as [`cap_digit_run`] keeps it.
     digit_run: u32,
@@ -614,9 +609,6 @@ impl Carry {
         quads: 0,
         repeats: 0,
         same_next: 0,
-        plus_slash: 0,
-        hex_letters: 0,
-        encoded: true,
         last16: 0,
         digit_run: 0,
         start: true,
@@ -1076,15 +1068,10 @@ impl Scanner {
         // Encoded strings, counted at the end of each window: 16 of base64's alphabet with a digit, a capital and a
         // lowercase letter; 8 hex digits of one case with a digit and a letter; else 4 letters and digits with
         // both. Every one needs a digit.
-        let encoded = digit != 0 || c.ascii_digits >> 49 != 0;
-        let (plus_slash, hex_letters) = if encoded {
-            let (ps, hex) = if c.encoded {
-                (c.plus_slash, c.hex_letters)
-            } else {
-                // The previous block's last 16 bytes, where they were in it.
-                let (ps, hex) = classify::plus_slash_hex16(&c.last16.to_le_bytes());
-                ((ps << 48) & c.punct, (hex << 48) & (c.lower | c.upper))
-            };
+        if digit != 0 || c.ascii_digits >> 49 != 0 {
+            // `+`, `/` and hex letters of the previous block's last 16 bytes, where they were in it.
+            let (ps, hex) = classify::plus_slash_hex16(&c.last16.to_le_bytes());
+            let (ps, hex) = ((ps << 48) & c.punct, (hex << 48) & (c.lower | c.upper));
             let plus_slash = cl.plus_slash(w) & punct;
             let hex_letters = cl.hex_letters(w) & letter;
             let alnum = letter | digit;
@@ -1131,10 +1118,7 @@ impl Scanner {
             v[f::B64_CHARS] += pc(b64);
             v[f::HEX_CHARS] += pc(hex);
             v[f::MIXED_ALNUM_CHARS] += pc(mixed);
-            (plus_slash, hex_letters)
-        } else {
-            (0, 0)
-        };
+        }
         // Letters of other alphabets: beyond 16 bytes in a run, and those of words that did not follow a blank.
         let alpha = na.alpha;
         let bare = if alpha != 0 {
@@ -1172,9 +1156,6 @@ impl Scanner {
         n.quads = quads;
         n.repeats = repeats;
         n.same_next = b.same_next;
-        n.plus_slash = plus_slash;
-        n.hex_letters = hex_letters;
-        n.encoded = encoded;
         n.last16 = last16;
         n.digit_run = digit_run;
         n.start = false;
@@ -1352,7 +1333,8 @@ impl Scanner {
         na
     }
 
-    /// Bytes of one character at a time: `feed` for `&str` pieces is the fast path.
+    /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
+    /// `String::from_utf8_lossy` would decode them, and [`Scanner::saw_invalid_utf8`] turns true.
     pub fn feed_bytes(&mut self, mut bytes: &[u8]) {
         // Complete a sequence left open by the previous call.
         while self.partial_len > 0 && !bytes.is_empty() {
