@@ -123,7 +123,7 @@ fn bench(c: &mut Criterion) {
     });
     #[cfg(feature = "exact")]
     {
-        let bpe = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k");
+        let bpe = llm_preflight::ExactCounter::new(Profile::O200k).expect("o200k");
         g.sample_size(10);
         g.bench_function("tiktoken-rs o200k exact", |b| {
             b.iter(|| bpe.count(black_box(&text)))
@@ -167,7 +167,7 @@ fn short(c: &mut Criterion) {
         });
         #[cfg(feature = "exact")]
         {
-            let bpe = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k");
+            let bpe = llm_preflight::ExactCounter::new(Profile::O200k).expect("o200k");
             g.bench_function(format!("{n}B/tiktoken-rs o200k exact"), |b| {
                 b.iter(|| {
                     for t in &texts {

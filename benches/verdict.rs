@@ -2,31 +2,37 @@
 //! through the thread-safe ledger, a reserve-and-release round trip, and routing over three candidates.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use llm_preflight::preflight::{
-    route, Budget, Candidate, Cost, Ledger, Observation, Observed, Policy, Provider, State,
+use llm_preflight::{
+    route, Budget, Candidate, Cost, DimensionState, Ledger, Policy, Provider, RateLimitSnapshot,
+    State,
 };
+
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
+}
 
 fn state(tpm: u64, remaining: u64) -> State {
     let mut s = State::new(
         Budget::new(Provider::Groq)
-            .tokens_per_minute(tpm)
-            .requests_per_minute(1_000)
-            .context_window(131_072),
+            .tokens_per_minute(nz(tpm))
+            .requests_per_minute(nz(1_000))
+            .context_window(nz(131_072)),
         0,
     );
     s.observe(
-        &Observation {
-            tokens: Observed {
+        &RateLimitSnapshot {
+            tokens: DimensionState {
                 limit: Some(tpm),
                 remaining: Some(remaining),
                 reset_ms: Some(5_940),
             },
-            requests: Observed {
+            requests: DimensionState {
                 limit: Some(1_000),
                 remaining: Some(999),
                 reset_ms: Some(60),
             },
-            ..Observation::default()
+            ..RateLimitSnapshot::default()
         },
         0,
     );
@@ -36,7 +42,7 @@ fn state(tpm: u64, remaining: u64) -> State {
 fn bench(c: &mut Criterion) {
     let s = state(8_000, 500);
     let cost = Cost {
-        input: llm_preflight::preflight::Band {
+        input: llm_preflight::Band {
             low: 1_050,
             tokens: 1_200,
             high: 1_400,

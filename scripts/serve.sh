@@ -7,8 +7,9 @@
 #
 # Steps already up to date are skipped: the npm package (pkg/: the wasm build of the crate) is rebuilt only when the
 # Rust sources, the binding crates or its scripts are newer than its last build; the page bundle (www/dist) only
-# when the page or the package changed. On a fresh machine the first run installs the toolchain pieces
-# (scripts/setup.sh: the wasm target, wasm-bindgen, the package's npm tools) and takes several minutes.
+# when the page or the package changed. On a fresh machine the first run installs only what serving needs
+# (scripts/setup-web.sh: the wasm target, wasm-bindgen, the package's and the page's npm tools; no browser, no
+# nightly, no Redis) and takes several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -32,9 +33,10 @@ if [ "$exact" = 1 ]; then
 fi
 if [ ! -d pkg/node_modules/binaryen ] || [ pkg/package-lock.json -nt pkg/node_modules/.package-lock.json ]; then need_pkg=1; fi
 
+# What serving needs, installed on the first run only (each step is skipped when already there).
+bash scripts/setup-web.sh
+
 if [ "$need_pkg" = 1 ]; then
-  echo "== installing the build tools (first run only)"
-  bash scripts/setup.sh
   echo "== building the npm package (pkg/)"
   if [ "$exact" = 1 ]; then
     (cd pkg && npm run build -- --exact)
@@ -43,11 +45,6 @@ if [ "$need_pkg" = 1 ]; then
   fi
 else
   echo "== pkg/ is up to date"
-fi
-
-if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
-  echo "== installing the page's build tools (www/)"
-  (cd www && npm ci --no-audit --no-fund)
 fi
 
 (cd www && node build.mjs --if-stale)

@@ -1,23 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the tests need on a fresh machine. Idempotent: skips what is already there.
+# Installs what the tests need on a fresh machine: what the page needs (scripts/setup-web.sh), then Chromium, the
+# nightly toolchain and cargo-fuzz, redis-server and openssl. Idempotent: skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup component add clippy rustfmt >/dev/null 2>&1 || true
 
-# The npm package (pkg/): the wasm target, wasm-bindgen at the exact version in Cargo.lock, Chromium for the
-# browser tests, and the package's dev tools (npm's binaryen for wasm-opt, esbuild, playwright-core, the
-# benchmark's peers) from the committed lock file.
-rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
-wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
-if [ -n "$wb_version" ] && ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; then
-  # Without --locked: its lock file names a crate version the registry here lacks.
-  cargo install wasm-bindgen-cli --version "$wb_version"
-fi
+bash scripts/setup-web.sh
+
+# Chromium and its driver for the browser tests (Debian's packages).
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt-get update && apt-get install -y chromium chromium-driver
-fi
-if [ ! -d pkg/node_modules/binaryen ] || [ pkg/package-lock.json -nt pkg/node_modules/.package-lock.json ]; then
-  (cd pkg && npm ci --no-audit --no-fund)
 fi
 
 # Fuzzing (fuzz/): the nightly toolchain and cargo-fuzz, each skipped when present.

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Every test: formatting, lints, the Rust workspace (unit, integration, CLI, calibration drift), doc tests.
+# Every test: formatting, lints, the crate's shape, the Rust workspace (unit, integration, CLI, calibration drift,
+# doc tests, the Redis ledger), the npm package, the page, fuzz smoke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-cargo test --workspace
+# The core alone, with its default features (none) and with `exact`: what a router that depends on it builds.
+cargo clippy -p llm-preflight --all-targets --no-default-features -- -D warnings
+bash scripts/check-shape.sh
 
-# The Redis ledger (feature redis, issue 9): lints with the feature on, then its tests, each against a redis-server of
-# its own on a free 127.0.0.1 port (scripts/setup.sh installs the binary; the tests fail, never skip, without it).
-cargo clippy -p llm-preflight --all-targets --features redis -- -D warnings
-cargo test --features redis --test redis_ledger
+# The workspace: the core, the CLI, the drill, the Redis ledger (its tests start a redis-server of their own on a
+# free 127.0.0.1 port; scripts/setup.sh installs the binary, and they fail, never skip, without it), calibrate.
+cargo test --workspace
 
 # The npm package: build the wasm and its glue, the wasm-bindgen tests in node and headless Chromium, then the
 # packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and
@@ -23,9 +25,6 @@ bash pkg/scripts/test-installed.sh
 
 # The web page (www/): bundle it with the package's browser build, then drive it in headless Chromium (the numbers
 # it shows equal the package's, verdicts, error classification, a 1 MB paste, phone width, keyboard, offline).
-if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
-  (cd www && npm ci --no-audit --no-fund)
-fi
 (cd www && node build.mjs && node --test test/)
 
 # Robustness (issue 8). The property tests (tests/properties.rs), the limits (tests/limits.rs, tests/memory.rs:

@@ -17,7 +17,7 @@
 //! negative wait. A malformed value is reported and the other headers are still read.
 //!
 //! ```
-//! use llm_preflight::headers::RateLimitSnapshot;
+//! use llm_preflight::RateLimitSnapshot;
 //! let parsed = RateLimitSnapshot::from_headers(
 //!     [("x-ratelimit-remaining-tokens", "7923"), ("X-RateLimit-Reset-Tokens", "577ms"), ("retry-after", "6")],
 //!     0,
@@ -28,6 +28,9 @@
 //! assert!(parsed.malformed.is_empty());
 //! ```
 
+use crate::dimension::Dimension;
+use crate::time::{parse_decimal_scaled, parse_http_date_ms, parse_rfc3339_ms};
+use crate::time::{parse_duration_ms, DurationError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -119,7 +122,7 @@ impl RateLimitSnapshot {
                                 Ok(())
                             }
                             Ok(None) => {
-                                sentinel[d as usize] = true;
+                                sentinel[header_slot(d)] = true;
                                 if what == What::Limit {
                                     dim.limit = None;
                                 } else {
@@ -158,46 +161,46 @@ impl RateLimitSnapshot {
         }
     }
 
-    /// The state of one dimension.
-    pub fn dimension(&self, d: HeaderDimension) -> &DimensionState {
+    /// The state of one dimension, for the four that headers report (requests, tokens, input and output
+    /// tokens per window); `None` for the others.
+    pub fn dimension(&self, d: Dimension) -> Option<&DimensionState> {
         match d {
-            HeaderDimension::Requests => &self.requests,
-            HeaderDimension::Tokens => &self.tokens,
-            HeaderDimension::InputTokens => &self.input_tokens,
-            HeaderDimension::OutputTokens => &self.output_tokens,
+            Dimension::Requests => Some(&self.requests),
+            Dimension::Tokens => Some(&self.tokens),
+            Dimension::InputTokens => Some(&self.input_tokens),
+            Dimension::OutputTokens => Some(&self.output_tokens),
+            _ => None,
         }
     }
 
-    fn dim_mut(&mut self, d: HeaderDimension) -> &mut DimensionState {
+    fn dim_mut(&mut self, d: Dimension) -> &mut DimensionState {
         match d {
-            HeaderDimension::Requests => &mut self.requests,
-            HeaderDimension::Tokens => &mut self.tokens,
-            HeaderDimension::InputTokens => &mut self.input_tokens,
-            HeaderDimension::OutputTokens => &mut self.output_tokens,
+            Dimension::Requests => &mut self.requests,
+            Dimension::InputTokens => &mut self.input_tokens,
+            Dimension::OutputTokens => &mut self.output_tokens,
+            // Headers name only the four dimensions of `DIMS`.
+            _ => &mut self.tokens,
         }
     }
 }
 
-/// A rate-limit dimension as headers name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HeaderDimension {
-    /// Requests per window.
-    Requests = 0,
-    /// Tokens per window.
-    Tokens = 1,
-    /// Input tokens per window.
-    InputTokens = 2,
-    /// Output tokens per window.
-    OutputTokens = 3,
-}
-
-const DIMS: [HeaderDimension; 4] = [
-    HeaderDimension::Requests,
-    HeaderDimension::Tokens,
-    HeaderDimension::InputTokens,
-    HeaderDimension::OutputTokens,
+/// The dimensions rate-limit headers name, in the order [`RateLimitSnapshot`] holds them.
+const DIMS: [Dimension; 4] = [
+    Dimension::Requests,
+    Dimension::Tokens,
+    Dimension::InputTokens,
+    Dimension::OutputTokens,
 ];
+
+/// Where a header's dimension sits in `DIMS` (headers name no other dimension).
+fn header_slot(d: Dimension) -> usize {
+    match d {
+        Dimension::Requests => 0,
+        Dimension::InputTokens => 2,
+        Dimension::OutputTokens => 3,
+        _ => 1,
+    }
+}
 
 /// A snapshot and the headers that could not be read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -283,7 +286,7 @@ enum Style {
 enum Field {
     RetryAfter,
     RetryAfterMs,
-    Dim(HeaderDimension, What, Style),
+    Dim(Dimension, What, Style),
 }
 
 impl Field {
@@ -302,10 +305,10 @@ impl Field {
         if let Some(rest) = n.strip_prefix("anthropic-ratelimit-") {
             let (dim, what) = rest.rsplit_once('-')?;
             let d = match dim {
-                "requests" => HeaderDimension::Requests,
-                "tokens" => HeaderDimension::Tokens,
-                "input-tokens" => HeaderDimension::InputTokens,
-                "output-tokens" => HeaderDimension::OutputTokens,
+                "requests" => Dimension::Requests,
+                "tokens" => Dimension::Tokens,
+                "input-tokens" => Dimension::InputTokens,
+                "output-tokens" => Dimension::OutputTokens,
                 _ => return None,
             };
             let w = match what {
@@ -327,8 +330,8 @@ impl Field {
             _ => return None,
         };
         let d = match dim {
-            "requests" | "requests-minute" => HeaderDimension::Requests,
-            "tokens" | "tokens-minute" => HeaderDimension::Tokens,
+            "requests" | "requests-minute" => Dimension::Requests,
+            "tokens" | "tokens-minute" => Dimension::Tokens,
             _ => return None,
         };
         Some(Field::Dim(d, w, Style::Duration))
@@ -371,43 +374,6 @@ fn ceil_div(a: u128, b: u128) -> u64 {
     u64::try_from(a.div_ceil(b)).unwrap_or(u64::MAX)
 }
 
-/// `digits[.digits]` times `scale`, exactly, as u128. None when not that shape or absurdly long.
-fn parse_decimal_scaled(v: &str, scale: u128) -> Option<u128> {
-    let (int, frac) = match v.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (v, ""),
-    };
-    if (int.is_empty() && frac.is_empty()) || int.len() > 20 || frac.len() > 30 {
-        return None;
-    }
-    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if v.contains('.') && frac.is_empty() && int.is_empty() {
-        return None;
-    }
-    let mut total: u128 = 0;
-    for b in int.bytes() {
-        total = total.checked_mul(10)?.checked_add(u128::from(b - b'0'))?;
-    }
-    total = total.checked_mul(scale)?;
-    // The fraction: digits beyond the scale's resolution are rounded up.
-    let mut unit = scale;
-    let mut rest_nonzero = false;
-    for b in frac.bytes() {
-        if unit >= 10 {
-            unit /= 10;
-            total = total.checked_add(u128::from(b - b'0') * unit)?;
-        } else if b != b'0' {
-            rest_nonzero = true;
-        }
-    }
-    if rest_nonzero {
-        total += 1;
-    }
-    Some(total)
-}
-
 /// `retry-after`: delay-seconds (fractional tolerated) or an HTTP-date, as a wait in milliseconds.
 fn parse_retry_after_ms(v: &str, now_ms: u64) -> Result<u64, HeaderProblem> {
     if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
@@ -448,313 +414,6 @@ fn wait_until(at_ms: i128, now_ms: u64) -> Result<u64, HeaderProblem> {
     }
     let d = u64::try_from(d).map_err(|_| HeaderProblem::Implausible)?;
     check_plausible(d)
-}
-
-/// Why a duration could not be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DurationError {
-    /// Nothing (or only spaces) was given.
-    Empty,
-    /// A character that is neither a digit, a `.` nor a unit, at this byte offset.
-    Unexpected(usize),
-    /// A number with no unit after it, in a duration that has units elsewhere (`1m30`).
-    MissingUnit,
-    /// A unit that is not one of `h`, `m`, `s`, `ms`, `us`/`µs`, `ns`.
-    UnknownUnit,
-    /// A negative duration.
-    Negative,
-    /// Longer than `u64::MAX` milliseconds.
-    Overflow,
-}
-
-impl fmt::Display for DurationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DurationError::Empty => f.write_str("empty duration"),
-            DurationError::Unexpected(at) => write!(f, "unexpected character at byte {at}"),
-            DurationError::MissingUnit => {
-                f.write_str("a number without a unit (h, m, s, ms, us, ns)")
-            }
-            DurationError::UnknownUnit => {
-                f.write_str("unknown unit (expected h, m, s, ms, us or ns)")
-            }
-            DurationError::Negative => f.write_str("negative duration"),
-            DurationError::Overflow => f.write_str("duration too long"),
-        }
-    }
-}
-
-impl std::error::Error for DurationError {}
-
-/// Parses a duration as rate-limit headers write it, into milliseconds, rounded up (a wait is never shortened).
-///
-/// Accepts Go-style durations (`1s`, `20ms`, `577ms`, `5.94s`, `6m0s`, `2m59.56s`, `1m0.363142857s`, `1h2m`,
-/// `250us`, `10ns`) and plain seconds (`6`, `0.5`). Fractions are exact: `5.94s` is 5940 ms.
-///
-/// ```
-/// use llm_preflight::headers::parse_duration_ms;
-/// assert_eq!(parse_duration_ms("5.94s"), Ok(5940));
-/// assert_eq!(parse_duration_ms("2m59.56s"), Ok(179_560));
-/// assert_eq!(parse_duration_ms("1m0.363142857s"), Ok(60_364));
-/// assert_eq!(parse_duration_ms("6"), Ok(6000));
-/// assert!(parse_duration_ms("soon").is_err());
-/// ```
-pub fn parse_duration_ms(s: &str) -> Result<u64, DurationError> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Err(DurationError::Empty);
-    }
-    if s.starts_with('-') {
-        return Err(DurationError::Negative);
-    }
-    let s = s.strip_prefix('+').unwrap_or(s);
-    // Plain seconds.
-    if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        let ns = parse_decimal_scaled(s, 1_000_000_000).ok_or_else(|| decimal_error(s, 0))?;
-        // Beyond u64::MAX milliseconds is an overflow here too, as with units (not saturated to u64::MAX).
-        return u64::try_from(ns.div_ceil(1_000_000)).map_err(|_| DurationError::Overflow);
-    }
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    let mut total_ns: u128 = 0;
-    while i < bytes.len() {
-        let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
-            i += 1;
-        }
-        if i == start {
-            return Err(DurationError::Unexpected(i));
-        }
-        let num = &s[start..i];
-        let ustart = i;
-        while i < bytes.len() && !(bytes[i].is_ascii_digit() || bytes[i] == b'.') {
-            i += 1;
-        }
-        let unit = &s[ustart..i];
-        let scale: u128 = match unit {
-            "" => return Err(DurationError::MissingUnit),
-            "h" => 3_600_000_000_000,
-            "m" => 60_000_000_000,
-            "s" => 1_000_000_000,
-            "ms" => 1_000_000,
-            "us" | "µs" | "μs" => 1_000,
-            "ns" => 1,
-            _ => {
-                if unit.chars().all(|c| c.is_alphabetic()) {
-                    return Err(DurationError::UnknownUnit);
-                }
-                let off = unit
-                    .char_indices()
-                    .find(|(_, c)| !c.is_alphabetic())
-                    .map_or(0, |(o, _)| o);
-                return Err(DurationError::Unexpected(ustart + off));
-            }
-        };
-        let v = parse_decimal_scaled(num, scale).ok_or_else(|| decimal_error(num, start))?;
-        total_ns = total_ns.checked_add(v).ok_or(DurationError::Overflow)?;
-    }
-    let ms = total_ns.div_ceil(1_000_000);
-    u64::try_from(ms).map_err(|_| DurationError::Overflow)
-}
-
-/// Why `digits[.digits]` did not parse: too long a well-formed number overflows, anything else is unexpected.
-fn decimal_error(num: &str, at: usize) -> DurationError {
-    let well_formed =
-        num.bytes().filter(|b| *b == b'.').count() <= 1 && num.bytes().any(|b| b.is_ascii_digit());
-    if well_formed {
-        DurationError::Overflow
-    } else {
-        DurationError::Unexpected(at)
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Dates. Written here (no date crate) so the core stays small and builds for wasm32.
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let m = i64::from(m);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn days_in_month(y: i64, m: u32) -> u32 {
-    match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ => {
-            if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 {
-                29
-            } else {
-                28
-            }
-        }
-    }
-}
-
-/// Unix milliseconds of a UTC civil time, validating every field (a leap second 60 is accepted as 59.999).
-fn civil_ms(y: i64, mo: u32, d: u32, h: u32, mi: u32, s: u32, frac_ms: u32) -> Option<i128> {
-    if !(1..=12).contains(&mo) || d == 0 || d > days_in_month(y, mo) || h > 23 || mi > 59 || s > 60
-    {
-        return None;
-    }
-    let (s, frac_ms) = if s == 60 { (59, 999) } else { (s, frac_ms) };
-    let days = i128::from(days_from_civil(y, mo, d));
-    Some(
-        ((days * 24 + i128::from(h)) * 60 + i128::from(mi)) * 60_000
-            + i128::from(s) * 1000
-            + i128::from(frac_ms),
-    )
-}
-
-fn digits(s: &str, n: usize) -> Option<u32> {
-    if s.len() != n || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-/// `HH:MM:SS` into its parts.
-fn hms(s: &str) -> Option<(u32, u32, u32)> {
-    let mut it = s.split(':');
-    let h = digits(it.next()?, 2)?;
-    let m = digits(it.next()?, 2)?;
-    let sec = digits(it.next()?, 2)?;
-    if it.next().is_some() {
-        return None;
-    }
-    Some((h, m, sec))
-}
-
-/// Parses an RFC 3339 timestamp (`2024-03-13T18:31:10Z`, `2024-03-13T18:31:10.123456+02:00`) into Unix
-/// milliseconds (fractions rounded up). `None` when it is not one.
-pub fn parse_rfc3339_ms(s: &str) -> Option<i128> {
-    let s = s.trim();
-    if !s.is_ascii() || s.len() < 20 || s.len() > 64 {
-        return None;
-    }
-    let b = s.as_bytes();
-    if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    let y = i64::from(digits(&s[0..4], 4)?);
-    let mo = digits(&s[5..7], 2)?;
-    let d = digits(&s[8..10], 2)?;
-    let (h, mi, sec) = hms(&s[11..19])?;
-    let mut rest = &s[19..];
-    let mut frac_ms = 0u32;
-    if let Some(r) = rest.strip_prefix('.') {
-        let n = r.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return None;
-        }
-        let ns = parse_decimal_scaled(&format!("0.{}", &r[..n]), 1000)?;
-        frac_ms = u32::try_from(ns).ok()?;
-        rest = &r[n..];
-    }
-    let offset_min: i64 = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let (oh, om) = rest[1..].split_once(':')?;
-            let (oh, om) = (digits(oh, 2)?, digits(om, 2)?);
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            sign * i64::from(oh * 60 + om)
-        }
-    };
-    let ms = civil_ms(y, mo, d, h, mi, sec, 0)?;
-    Some(ms + i128::from(frac_ms) - i128::from(offset_min) * 60_000)
-}
-
-fn month_of(s: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    let l = s.to_ascii_lowercase();
-    MONTHS.iter().position(|m| *m == l).map(|i| i as u32 + 1)
-}
-
-fn is_day_name(s: &str, long: bool) -> bool {
-    const SHORT: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-    const LONG: [&str; 7] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    let l = s.to_ascii_lowercase();
-    if long {
-        LONG.contains(&l.as_str())
-    } else {
-        SHORT.contains(&l.as_str())
-    }
-}
-
-/// Parses an HTTP-date (RFC 9110 §5.6.7) into Unix milliseconds: the IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`,
-/// and the obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994` forms. A
-/// two-digit RFC 850 year that would lie more than 50 years after `now_ms` is taken to be in the past century,
-/// as RFC 9110 asks. `None` when it is none of these.
-pub fn parse_http_date_ms(s: &str, now_ms: u64) -> Option<i128> {
-    let s = s.trim();
-    if !s.is_ascii() || s.len() > 64 {
-        return None;
-    }
-    let parts: Vec<&str> = s.split_ascii_whitespace().collect();
-    match parts.as_slice() {
-        // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        [day, dd, mon, yyyy, t, "GMT"]
-            if day.ends_with(',') && is_day_name(&day[..day.len() - 1], false) =>
-        {
-            let d = digits(dd, 2)?;
-            let mo = month_of(mon)?;
-            let y = i64::from(digits(yyyy, 4)?);
-            let (h, mi, sec) = hms(t)?;
-            civil_ms(y, mo, d, h, mi, sec, 0)
-        }
-        // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-        [day, date, t, "GMT"] if day.ends_with(',') && is_day_name(&day[..day.len() - 1], true) => {
-            let mut it = date.split('-');
-            let d = digits(it.next()?, 2)?;
-            let mo = month_of(it.next()?)?;
-            let yy = i64::from(digits(it.next()?, 2)?);
-            if it.next().is_some() {
-                return None;
-            }
-            let (h, mi, sec) = hms(t)?;
-            let now_year = 1970 + i64::try_from(now_ms / 31_556_952_000).ok()?;
-            let mut y = (now_year / 100) * 100 + yy;
-            if y > now_year + 50 {
-                y -= 100;
-            }
-            civil_ms(y, mo, d, h, mi, sec, 0)
-        }
-        // asctime: Sun Nov  6 08:49:37 1994
-        [day, mon, d, t, yyyy] if is_day_name(day, false) => {
-            let mo = month_of(mon)?;
-            let d: u32 = if d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit()) {
-                d.parse().ok()?
-            } else {
-                return None;
-            };
-            let y = i64::from(digits(yyyy, 4)?);
-            let (h, mi, sec) = hms(t)?;
-            civil_ms(y, mo, d, h, mi, sec, 0)
-        }
-        _ => None,
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -939,18 +598,5 @@ impl<'a> IntoIterator for &'a Headers {
         self.pairs
             .iter()
             .map(pair as fn(&'a (String, String)) -> (&'a str, &'a str))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_ms(1970, 1, 1, 0, 0, 0, 0), Some(0));
-        assert_eq!(civil_ms(1994, 11, 6, 8, 49, 37, 0), Some(784_111_777_000));
-        assert_eq!(civil_ms(2024, 2, 30, 0, 0, 0, 0), None);
-        assert_eq!(civil_ms(2000, 2, 29, 0, 0, 0, 0), Some(951_782_400_000));
     }
 }

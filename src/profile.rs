@@ -1,5 +1,6 @@
 //! Tokenizer profiles: which vocabulary family a text will be counted by, and how model names map to them.
 
+use crate::names::{self, UnknownName};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -37,37 +38,25 @@ pub enum Profile {
     ClaudeLegacy,
 }
 
-/// An unknown profile or model name. Its message lists the profiles that exist.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownProfile {
-    /// What was asked for.
-    pub name: String,
-    /// `"profile"` or `"model"`.
-    pub what: &'static str,
-}
-
-impl fmt::Display for UnknownProfile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown {} \"{}\"; the profiles are: ",
-            self.what, self.name
-        )?;
-        for (i, p) in Profile::ALL.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(p.name())?;
-        }
-        f.write_str(" (claude-legacy is the pre-Claude-3 tokenizer, the only public Claude one)")
-    }
-}
-
-impl std::error::Error for UnknownProfile {}
-
 impl Profile {
+    /// How many profiles there are.
+    pub const COUNT: usize = 9;
+
+    /// Every profile's name, in the order they are listed everywhere.
+    pub const NAMES: [&'static str; Profile::COUNT] = [
+        "o200k",
+        "cl100k",
+        "llama3",
+        "qwen3",
+        "deepseek-v3",
+        "gemini",
+        "gemma3",
+        "mistral-v1",
+        "claude-legacy",
+    ];
+
     /// Every profile, in the order they are listed everywhere.
-    pub const ALL: [Profile; 9] = [
+    pub const ALL: [Profile; Profile::COUNT] = [
         Profile::O200k,
         Profile::Cl100k,
         Profile::Llama3,
@@ -112,26 +101,8 @@ impl Profile {
     }
 
     /// Looks a profile up by its exact name (case-insensitive; `_` and `-` are interchangeable).
-    pub fn from_name(name: &str) -> Result<Profile, UnknownProfile> {
-        // Case-insensitive, `_` read as `-`, without allocating: one loop over the names and two aliases.
-        let norm = name.trim();
-        let same = |known: &str| {
-            known.len() == norm.len()
-                && known.bytes().zip(norm.bytes()).all(|(k, b)| {
-                    k == match b.to_ascii_lowercase() {
-                        b'_' => b'-',
-                        b => b,
-                    }
-                })
-        };
-        PROFILE_NAMES
-            .iter()
-            .find(|(known, _)| same(known))
-            .map(|&(_, p)| p)
-            .ok_or_else(|| UnknownProfile {
-                name: name.to_string(),
-                what: "profile",
-            })
+    pub fn from_name(name: &str) -> Result<Profile, UnknownName> {
+        names::find(PROFILE_NAMES, name).ok_or_else(|| unknown("profile", name))
     }
 
     /// Maps a model name as gateways spell it (`gpt-4o-mini`, `openai/gpt-4.1`, `meta-llama/Llama-3.1-8B-Instruct`,
@@ -139,7 +110,7 @@ impl Profile {
     ///
     /// Claude models map to [`Profile::ClaudeLegacy`], the only public Claude tokenizer: for Claude 3 and later
     /// it is a proxy. An unknown model is an error that lists the profiles.
-    pub fn for_model(model: &str) -> Result<Profile, UnknownProfile> {
+    pub fn for_model(model: &str) -> Result<Profile, UnknownName> {
         let lower = model.trim().to_ascii_lowercase();
         // Drop a routing prefix such as `openai/`, `models/`, `accounts/x/models/`, and a `:tag` suffix.
         let base = lower.rsplit('/').next().unwrap_or(&lower);
@@ -149,11 +120,14 @@ impl Profile {
             .iter()
             .find(|(prefix, _)| base.starts_with(prefix))
             .map(|&(_, p)| p)
-            .ok_or_else(|| UnknownProfile {
-                name: model.to_string(),
-                what: "model",
-            })
+            .ok_or_else(|| unknown("model", model))
     }
+}
+
+/// An unknown profile or model name: the message lists the profiles.
+fn unknown(what: &'static str, name: &str) -> UnknownName {
+    UnknownName::new(what, "profiles", name, &Profile::NAMES)
+        .note(" (claude-legacy is the pre-Claude-3 tokenizer, the only public Claude one)")
 }
 
 /// Every profile's name, then the encodings' full names as aliases.
@@ -223,7 +197,7 @@ impl fmt::Display for Profile {
 }
 
 impl std::str::FromStr for Profile {
-    type Err = UnknownProfile;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Profile::from_name(s)
     }
@@ -235,7 +209,8 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for p in Profile::ALL {
+        for (i, p) in Profile::ALL.into_iter().enumerate() {
+            assert_eq!(Profile::NAMES[i], p.name());
             assert_eq!(Profile::from_name(p.name()), Ok(p));
         }
         assert_eq!(Profile::from_name("O200K_BASE"), Ok(Profile::O200k));

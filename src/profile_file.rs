@@ -15,8 +15,9 @@
 //! ```
 //! `fitted` is free-form provenance (what the profile was fitted on) and is kept as it is.
 
-use crate::estimate::ContentKind;
-use crate::profile::{Profile, UnknownProfile};
+use crate::content::ContentKind;
+use crate::names::UnknownName;
+use crate::profile::Profile;
 use crate::scan::{FEATURE_NAMES, NF};
 use crate::tables;
 use serde_json::{Map, Value};
@@ -67,8 +68,8 @@ impl Rates<'_> {
 
 /// The shipped rates as `f32`, decoded when compiling.
 #[cfg(not(target_arch = "wasm32"))]
-static SHIPPED_RATES: [[f32; NF]; 9] = {
-    let mut out = [[0.0; NF]; 9];
+static SHIPPED_RATES: [[f32; NF]; Profile::COUNT] = {
+    let mut out = [[0.0; NF]; Profile::COUNT];
     let mut p = 0;
     while p < 9 {
         let mut i = 0;
@@ -149,14 +150,14 @@ impl<'a> Tables<'a> {
         [c[0].into(), c[1].into(), c[2].into()]
     }
 
-    /// The band `[m, z_lo, z_hi]` for one content kind (see [`crate::estimate::from_features_with`]).
+    /// The band `[m, z_lo, z_hi]` for one content kind (the estimate's median is `L·e^m`, its band `L·e^(m + z·σ)`).
     pub fn band(&self, kind: ContentKind) -> [f64; 3] {
         let b = self.bands[kind as usize];
         [b[0].into(), b[1].into(), b[2].into()]
     }
 
     /// The spread `[a, b, c]`: σ = sqrt(a + b / L + c · r) for a linear estimate of `L` tokens and a share `r` of
-    /// characters in long runs (see [`crate::estimate::sigma`]).
+    /// characters in long runs.
     pub fn spread(&self) -> [f64; 3] {
         self.spread.map(Into::into)
     }
@@ -489,7 +490,7 @@ impl CustomProfile {
 }
 
 impl Profile {
-    /// Reads a profile file (see [`crate::profile_file`]): the twin of [`Profile::to_json`], and how an operator's
+    /// Reads a profile file (the format [`Profile::to_json`] writes): the twin of [`Profile::to_json`], and how an operator's
     /// own profile, fitted by `llm-preflight calibrate`, is loaded.
     pub fn from_json(json: &str) -> Result<CustomProfile, ProfileFileError> {
         CustomProfile::from_json(json)
@@ -519,7 +520,7 @@ pub enum ProfileFileError {
     /// Not a profile file of a format this version reads.
     Format(String),
     /// The base tokenizer family is not one this version knows.
-    Base(UnknownProfile),
+    Base(UnknownName),
     /// A field that must be there is missing.
     Missing(String),
     /// Rates for these scanner features are missing: most likely a file written by an earlier version, whose
@@ -782,10 +783,6 @@ mod tests {
         v["spread"] = serde_json::json!([0.02, 0.5]);
         let c = CustomProfile::from_json(&v.to_string()).unwrap();
         assert_eq!(c.tables().spread(), [0.02f32 as f64, 0.5f32 as f64, 0.0]);
-        let x = crate::scan::scan(&"=".repeat(400));
-        let lin = crate::estimate::linear(&x, c.tables());
-        let want = (0.02f32 as f64 + 0.5f32 as f64 / lin.max(1.0)).sqrt();
-        assert_eq!(crate::estimate::sigma(c.tables().spread(), lin, &x), want);
         for bad in [
             serde_json::json!([0.1, 0.2, 0.3, 0.4]),
             serde_json::json!([0.1, 0.2, -1.0]),

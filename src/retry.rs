@@ -5,10 +5,10 @@
 //! in `[0, 1)`) are parameters, so a policy can be tested by feeding it fixed values.
 //!
 //! ```
-//! use llm_preflight::refusal::classify;
-//! use llm_preflight::retry::{next_action, Action, Budget};
+//! use llm_preflight::classify;
+//! use llm_preflight::{next_action, Action, RetryPolicy};
 //! let r = classify(Some(429), [("retry-after", "2")], r#"{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached for requests"}}"#, 0);
-//! match next_action(&r, 0, &Budget::default(), 0, 0.3) {
+//! match next_action(&r, 0, &RetryPolicy::default(), 0, 0.3) {
 //!     Action::Retry { after_ms } => assert!((2000..=20_000).contains(&after_ms)),
 //!     other => panic!("expected a retry, got {other:?}"),
 //! }
@@ -77,7 +77,7 @@ pub enum GiveUpReason {
 
 /// The retry policy and what is known about one request.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Budget {
+pub struct RetryPolicy {
     /// The first backoff step, in milliseconds (default 500).
     pub base_ms: u64,
     /// No wait is ever longer than this (default 20 000).
@@ -94,9 +94,9 @@ pub struct Budget {
     pub side_effects_ran: bool,
 }
 
-impl Default for Budget {
+impl Default for RetryPolicy {
     fn default() -> Self {
-        Budget {
+        RetryPolicy {
             base_ms: 500,
             cap_ms: 20_000,
             max_attempts: 3,
@@ -108,12 +108,12 @@ impl Default for Budget {
     }
 }
 
-impl Budget {
+impl RetryPolicy {
     /// The default policy with a deadline `within_ms` after `now_ms` (a conversational turn: 3 000).
     pub fn with_deadline(now_ms: u64, within_ms: u64) -> Self {
-        Budget {
+        RetryPolicy {
             deadline_ms: Some(now_ms.saturating_add(within_ms)),
-            ..Budget::default()
+            ..RetryPolicy::default()
         }
     }
 
@@ -169,7 +169,7 @@ fn clamp_unit(random: f64) -> f64 {
 pub fn next_action(
     refusal: &Refusal,
     attempt: u32,
-    budget: &Budget,
+    budget: &RetryPolicy,
     now_ms: u64,
     random: f64,
 ) -> Action {

@@ -10,16 +10,23 @@
 //! N}` (the provider's reported usage), with optional `completion_tokens`, `max_tokens`, `model`, `route`, `status`
 //! and `ts` (Unix seconds or milliseconds, or an RFC 3339 date).
 
-use crate::estimate::{estimate, estimate_chars, linear, price, ContentKind, Estimator};
-use crate::headers::parse_rfc3339_ms;
-use crate::preflight::{Budget, Cost, Dimension, Policy, Provider, State, VerdictKind};
+use crate::content::ContentKind;
+use crate::dimension::Dimension;
+use crate::estimate::{estimate, estimate_chars, linear, price, Estimator};
+use crate::preflight::budget::{Budget, Provider};
+use crate::preflight::policy::Policy;
+use crate::preflight::state::State;
+use crate::preflight::verdict::{Cost, VerdictKind};
 use crate::profile_file::{CustomProfile, Tables};
 use crate::rng::SplitMix64;
+use crate::svg;
+use crate::time::parse_rfc3339_ms;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fmt::Write as _;
+use std::num::NonZeroU64;
 
 /// Observations kept per content kind; beyond this, a uniform sample of this size.
 pub const RESERVOIR: usize = 50_000;
@@ -685,9 +692,10 @@ impl CalibrationReport {
         let mut s = String::new();
         let _ = write!(
             s,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{ht}\" viewBox=\"0 0 {w} {ht}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Characters per token: {} rows, profile {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+            "{}\n<title>Characters per token: {} rows, profile {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+            svg::open(w, ht, 12),
             self.rows,
-            xml(&self.profile)
+            svg::escape(&self.profile)
         );
         let _ = writeln!(
             s,
@@ -746,13 +754,6 @@ impl CalibrationReport {
         );
         s
     }
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// What happened to a logged request, by the status it got.
@@ -867,7 +868,7 @@ impl<'a> Backtest<'a> {
     pub fn new(
         tables: impl Into<Tables<'a>>,
         provider: Provider,
-        tokens_per_minute: u64,
+        tokens_per_minute: NonZeroU64,
         policy: Policy,
         max_chars: Option<u64>,
     ) -> Self {
@@ -967,7 +968,7 @@ impl<'a> Backtest<'a> {
         }
         BacktestReport {
             profile: self.tables.name().to_string(),
-            tokens_per_minute: self.state.budget.limit(Dimension::Tokens).unwrap_or(0),
+            tokens_per_minute: self.state.budget.limit(Dimension::Tokens).unwrap_or(1),
             policy: self.policy,
             rows: self.never.rows(),
             refusals: self.never.refusals(),
@@ -1057,7 +1058,8 @@ impl BacktestReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Backtest at {} tokens per minute</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            "{}\n<title>Backtest at {} tokens per minute</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            svg::open(w, h, 12),
             self.tokens_per_minute
         );
         let _ = writeln!(

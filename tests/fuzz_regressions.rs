@@ -1,6 +1,6 @@
 //! Inputs the fuzz targets (fuzz/, see fuzz/run.sh) found breaking something, kept as regression tests.
 
-use llm_preflight::scan::Scanner;
+use llm_preflight::internals::scan::Scanner;
 use llm_preflight::{estimate, Estimator, Profile};
 
 /// Found by `estimate_text`: a UTF-8 sequence split across `update_bytes` calls was continued by any byte of the

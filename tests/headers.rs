@@ -1,9 +1,7 @@
 //! Every rate-limit header shape, each with where it was seen.
 
-use llm_preflight::headers::{
-    parse_duration_ms, parse_http_date_ms, parse_rfc3339_ms, DurationError, HeaderProblem, Headers,
-    RateLimitSnapshot,
-};
+use llm_preflight::internals::headers::{parse_http_date_ms, parse_rfc3339_ms};
+use llm_preflight::{parse_duration_ms, DurationError, HeaderProblem, Headers, RateLimitSnapshot};
 
 /// 2024-03-13T18:31:00Z in Unix milliseconds.
 const NOW: u64 = 1_710_354_660_000;

@@ -2,17 +2,19 @@
 //! and clocks at their extremes (0, negative, `u64::MAX`, the year 9999, 1970). The 100 MB streaming estimate in
 //! bounded memory is in tests/memory.rs (its own process, so the peak it measures is its own).
 
-use llm_preflight::headers::{
-    parse_duration_ms, parse_http_date_ms, parse_rfc3339_ms, DurationError, HeaderProblem, Headers,
-    RateLimitSnapshot,
+use llm_preflight::internals::headers::{parse_http_date_ms, parse_rfc3339_ms};
+use llm_preflight::internals::preflight::{count_from_f64, limit_from_f64};
+use llm_preflight::{
+    classify, estimate_request, explain, find_stream_error, next_action, parse_duration_ms, Action,
+    Budget, Cost, Dimension, DurationError, FallbackReason, HeaderProblem, Headers, PerDimension,
+    Policy, PreflightError, Provider, RateLimitSnapshot, RefusalKind, RetryPolicy, State, Verdict,
 };
-use llm_preflight::preflight::{
-    count_from_f64, estimate_request, limit_from_f64, Budget, Cost, Dimension, Error, Policy,
-    Provider, State, Verdict,
-};
-use llm_preflight::refusal::{classify, explain, find_stream_error, RefusalKind};
-use llm_preflight::retry::{self, next_action, Action, FallbackReason};
 use std::time::{Duration, Instant};
+
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
+}
 
 /// `[[[[...]]]]` nested `depth` deep.
 fn nested(depth: usize) -> String {
@@ -36,7 +38,7 @@ fn deeply_nested_request_bodies_are_refused_with_a_clear_error() {
         ),
     ] {
         match estimate_request(&body, None, None) {
-            Err(Error::NotJson(m)) => assert!(m.contains("recursion limit"), "{m}"),
+            Err(PreflightError::NotJson(m)) => assert!(m.contains("recursion limit"), "{m}"),
             other => panic!("expected a NotJson error, got {other:?}"),
         }
     }
@@ -399,7 +401,7 @@ fn retry_policy_at_the_extremes() {
         r.retry_after_ms = after;
         r
     };
-    let b = retry::Budget::default();
+    let b = RetryPolicy::default();
     assert_eq!(
         next_action(&refusal(Some(u64::MAX)), 0, &b, 0, 0.5),
         Action::Fallback {
@@ -427,7 +429,7 @@ fn retry_policy_at_the_extremes() {
         }
     }
     // A deadline at the end of time, and one already past.
-    let late = retry::Budget::with_deadline(u64::MAX, u64::MAX);
+    let late = RetryPolicy::with_deadline(u64::MAX, u64::MAX);
     assert_eq!(late.deadline_ms, Some(u64::MAX));
     assert!(matches!(
         next_action(&refusal(Some(1000)), 0, &late, u64::MAX, 0.5),
@@ -435,7 +437,7 @@ fn retry_policy_at_the_extremes() {
             reason: FallbackReason::DeadlineTooShort
         }
     ));
-    let huge = retry::Budget {
+    let huge = RetryPolicy {
         base_ms: u64::MAX,
         cap_ms: u64::MAX,
         max_attempts: u32::MAX,
@@ -458,16 +460,16 @@ fn preflight_at_the_extremes() {
     for bad in [-1.0, f64::NAN, f64::INFINITY, 0.5, 1e300] {
         assert!(matches!(
             limit_from_f64(Dimension::Tokens, bad),
-            Err(Error::InvalidLimit { .. })
+            Err(PreflightError::InvalidLimit { .. })
         ));
         assert!(matches!(
             count_from_f64("tokens", bad),
-            Err(Error::InvalidCount { .. })
+            Err(PreflightError::InvalidCount { .. })
         ));
     }
     assert_eq!(
         limit_from_f64(Dimension::Tokens, 0.0),
-        Err(Error::ZeroLimit {
+        Err(PreflightError::ZeroLimit {
             dimension: Dimension::Tokens
         })
     );
@@ -491,9 +493,9 @@ fn preflight_at_the_extremes() {
     for now in [0, 1, u64::MAX / 2, u64::MAX] {
         let st = State::new(
             Budget::new(Provider::OpenAi)
-                .tokens_per_minute(u64::MAX)
-                .requests_per_minute(1)
-                .context_window(u64::MAX),
+                .tokens_per_minute(nz(u64::MAX))
+                .requests_per_minute(nz(1))
+                .context_window(nz(u64::MAX)),
             now,
         );
         let c = st.check(
@@ -509,7 +511,7 @@ fn preflight_at_the_extremes() {
             Verdict::Queueable { wait_ms, .. } => assert_eq!(wait_ms, now),
             other => panic!("{other:?}"),
         }
-        let st = State::new(Budget::new(Provider::Groq).tokens_per_minute(1), now);
+        let st = State::new(Budget::new(Provider::Groq).tokens_per_minute(nz(1)), now);
         let c = st.check(&Cost::exact(2), Policy::Median, now);
         assert!(matches!(
             c.verdict,
@@ -517,10 +519,10 @@ fn preflight_at_the_extremes() {
         ));
     }
     let mut st = State::new(
-        Budget::new(Provider::OpenAi).tokens_per_minute(1000),
+        Budget::new(Provider::OpenAi).tokens_per_minute(nz(1000)),
         u64::MAX - 10,
     );
-    st.take(&[u64::MAX; 6], u64::MAX - 10);
+    st.take(&PerDimension::from_fn(|_| u64::MAX), u64::MAX - 10);
     let c = st.check(&Cost::exact(1000), Policy::Median, u64::MAX);
     assert!(matches!(c.verdict, Verdict::Queueable { .. }), "{c:?}");
 }
@@ -530,10 +532,10 @@ fn preflight_at_the_extremes() {
 #[test]
 fn worst_plan_is_constant_time_and_unchanged() {
     let t = Instant::now();
-    let b = retry::Budget {
+    let b = RetryPolicy {
         max_attempts: u32::MAX,
         deadline_ms: Some(60_000),
-        ..retry::Budget::default()
+        ..RetryPolicy::default()
     };
     let mut r = classify(
         Some(429),
@@ -552,17 +554,17 @@ fn worst_plan_is_constant_time_and_unchanged() {
         b.worst_plan_ms(0, 7),
         7 + 1000 + 2000 + 4000 + 8000 + 16_000 + 20_000 * (u64::from(u32::MAX) - 6)
     );
-    assert_eq!(retry::Budget { base_ms: 0, ..b }.worst_plan_ms(3, 5), 5);
+    assert_eq!(RetryPolicy { base_ms: 0, ..b }.worst_plan_ms(3, 5), 5);
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     // Against the plain sum, for small policies.
     for base_ms in [0, 1, 7, 500, 20_000, u64::MAX] {
         for cap_ms in [0, 1, 600, 20_000, u64::MAX] {
             for max_attempts in 0..70 {
-                let b = retry::Budget {
+                let b = RetryPolicy {
                     base_ms,
                     cap_ms,
                     max_attempts,
-                    ..retry::Budget::default()
+                    ..RetryPolicy::default()
                 };
                 for attempt in [0, 1, 5, 69, u32::MAX] {
                     for first in [0, 123, u64::MAX] {
@@ -599,9 +601,18 @@ fn the_stated_wait_suffices_at_large_clocks() {
             (1_000_000, 2_345_678),
             (7, 100),
         ] {
-            let budget = Budget::new(Provider::OpenAi).output_tokens_per_minute(limit);
+            let budget = Budget::new(Provider::OpenAi).output_tokens_per_minute(nz(limit));
             let mut st = State::new(budget, now);
-            st.take(&[0, 0, taken, 0, 0, 0], now);
+            st.take(
+                &PerDimension::from_fn(|d| {
+                    if d == Dimension::OutputTokens {
+                        taken
+                    } else {
+                        0
+                    }
+                }),
+                now,
+            );
             let cost = Cost::exact(0);
             let wait = match st.check(&cost, Policy::Median, now).verdict {
                 Verdict::Queueable { wait_ms, .. } => wait_ms,

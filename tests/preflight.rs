@@ -2,25 +2,28 @@
 //! and the measurement of OpenAI's chat-format overheads. No test depends on the estimator's calibrated rates:
 //! exact prompt counts are given, or expectations are computed from `estimate()` itself.
 
-use llm_preflight::headers::{Headers, RateLimitSnapshot};
-use llm_preflight::preflight::request::*;
-use llm_preflight::preflight::*;
-use llm_preflight::{estimate, Profile};
+use llm_preflight::internals::preflight::*;
+use llm_preflight::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-fn key(tpm: u64) -> Budget {
-    Budget::new(Provider::Groq).tokens_per_minute(tpm)
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
 }
 
-fn observed_tokens(remaining: u64, reset_ms: Option<u64>) -> Observation {
-    Observation {
-        tokens: Observed {
+fn key(tpm: u64) -> Budget {
+    Budget::new(Provider::Groq).tokens_per_minute(nz(tpm))
+}
+
+fn observed_tokens(remaining: u64, reset_ms: Option<u64>) -> RateLimitSnapshot {
+    RateLimitSnapshot {
+        tokens: DimensionState {
             limit: None,
             remaining: Some(remaining),
             reset_ms,
         },
-        ..Observation::default()
+        ..RateLimitSnapshot::default()
     }
 }
 
@@ -64,7 +67,7 @@ fn target_1200_with_7923_remaining_is_sendable() {
 
 #[test]
 fn target_500_remaining_reset_5_94s_is_queueable_within_the_reset() {
-    let reset = llm_preflight::headers::parse_duration_ms("5.94s").unwrap();
+    let reset = llm_preflight::parse_duration_ms("5.94s").unwrap();
     let mut state = State::new(key(8_000), 1_000);
     state.observe(&observed_tokens(500, Some(reset)), 1_000);
     for need in [501, 1_200, 4_000, 8_000] {
@@ -100,7 +103,7 @@ fn target_reservation_counts_1000_plus_8000_max_tokens() {
         Provider::Cerebras,
         Provider::AzureOpenAi,
     ] {
-        let state = State::new(Budget::new(p).tokens_per_minute(8_000), 0);
+        let state = State::new(Budget::new(p).tokens_per_minute(nz(8_000)), 0);
         let c = state.check(
             &Cost::exact(1_000).with_max_output(8_000),
             Policy::Median,
@@ -119,7 +122,10 @@ fn target_reservation_counts_1000_plus_8000_max_tokens() {
         assert_eq!(c.reserved_output, 8_000);
     }
     // Gemini's TPM counts input; the cap is not charged at admission.
-    let g = State::new(Budget::new(Provider::Gemini).tokens_per_minute(8_000), 0);
+    let g = State::new(
+        Budget::new(Provider::Gemini).tokens_per_minute(nz(8_000)),
+        0,
+    );
     assert!(g
         .check(
             &Cost::exact(1_000).with_max_output(8_000),
@@ -133,9 +139,9 @@ fn target_reservation_counts_1000_plus_8000_max_tokens() {
 #[test]
 fn anthropic_meters_input_and_output_apart() {
     let b = Budget::new(Provider::Anthropic)
-        .input_tokens_per_minute(40_000)
-        .output_tokens_per_minute(8_000)
-        .context_window(200_000);
+        .input_tokens_per_minute(nz(40_000))
+        .output_tokens_per_minute(nz(8_000))
+        .context_window(nz(200_000));
     let mut s = State::new(b, 0);
     // A 30k prompt with a 16k cap: fits ITPM, the cap is not reserved against OTPM.
     let cost = Cost::exact(30_000).with_max_output(16_000);
@@ -166,13 +172,13 @@ fn anthropic_meters_input_and_output_apart() {
     ));
     // An exhausted OTPM bucket makes it wait even though nothing is reserved.
     s.observe(
-        &Observation {
-            output_tokens: Observed {
+        &RateLimitSnapshot {
+            output_tokens: DimensionState {
                 limit: Some(8_000),
                 remaining: Some(0),
                 reset_ms: Some(3_000),
             },
-            ..Observation::default()
+            ..RateLimitSnapshot::default()
         },
         0,
     );
@@ -243,15 +249,15 @@ fn bucket_refills_continuously_at_the_nominal_rate() {
 
 #[test]
 fn requests_dimension_and_retry_after() {
-    let mut s = State::new(key(8_000).requests_per_minute(30), 0);
+    let mut s = State::new(key(8_000).requests_per_minute(nz(30)), 0);
     s.observe(
-        &Observation {
-            requests: Observed {
+        &RateLimitSnapshot {
+            requests: DimensionState {
                 limit: Some(30),
                 remaining: Some(0),
                 reset_ms: Some(2_000),
             },
-            ..Observation::default()
+            ..RateLimitSnapshot::default()
         },
         0,
     );
@@ -264,9 +270,9 @@ fn requests_dimension_and_retry_after() {
         }
     );
     s.observe(
-        &Observation {
+        &RateLimitSnapshot {
             retry_after_ms: Some(6_000),
-            ..Observation::default()
+            ..RateLimitSnapshot::default()
         },
         0,
     );
@@ -284,8 +290,8 @@ fn headers_snapshot_feeds_the_state() {
     let raw = "HTTP/1.1 429 Too Many Requests\nretry-after: 6\nx-ratelimit-limit-tokens: 10000\nx-ratelimit-remaining-tokens: 0\nx-ratelimit-reset-tokens: 5.94s\nx-ratelimit-remaining-requests: 47\n";
     let h = Headers::parse(raw).unwrap();
     let snap = RateLimitSnapshot::from_headers(h.iter(), 0).snapshot;
-    let mut s = State::new(key(10_000).requests_per_minute(60), 0);
-    s.observe(&Observation::from(&snap), 0);
+    let mut s = State::new(key(10_000).requests_per_minute(nz(60)), 0);
+    s.observe(&snap, 0);
     let c = s.check(&Cost::exact(1_210), Policy::Median, 0);
     // The header's reset says the bucket is full at 5.94 s; retry-after says 6 s: the later wins.
     assert_eq!(
@@ -308,7 +314,7 @@ fn bad_limits_are_typed_errors() {
         assert!(
             matches!(
                 e,
-                Error::InvalidLimit {
+                PreflightError::InvalidLimit {
                     dimension: Dimension::Tokens,
                     ..
                 }
@@ -321,7 +327,7 @@ fn bad_limits_are_typed_errors() {
         Budget::new(Provider::OpenAi)
             .try_with(Dimension::Requests, 0.0)
             .unwrap_err(),
-        Error::ZeroLimit {
+        PreflightError::ZeroLimit {
             dimension: Dimension::Requests
         }
     );
@@ -329,18 +335,73 @@ fn bad_limits_are_typed_errors() {
         Budget::new(Provider::OpenAi)
             .try_with(Dimension::Tokens, 8000.0)
             .unwrap()
-            .tokens_per_minute,
+            .limit(Dimension::Tokens),
         Some(8000)
     );
     assert!(matches!(
         count_from_f64("remaining tokens", -3.0),
-        Err(Error::InvalidCount { .. })
+        Err(PreflightError::InvalidCount { .. })
     ));
-    assert!(matches!(
-        Policy::from_name("aggressive"),
-        Err(Error::InvalidPolicy(_))
-    ));
-    assert_eq!(Policy::from_name("p95"), Ok(Policy::Conservative));
+    let e = "aggressive".parse::<Policy>().unwrap_err().to_string();
+    assert!(
+        e.contains("aggressive") && e.contains("median, conservative, optimistic"),
+        "{e}"
+    );
+    assert_eq!("p95".parse(), Ok(Policy::Conservative));
+}
+
+#[test]
+fn every_name_parses_back_and_an_unknown_one_lists_them() {
+    for p in Provider::ALL {
+        assert_eq!(p.name().parse(), Ok(p));
+        assert_eq!(p.name().replace('_', "-").to_uppercase().parse(), Ok(p));
+    }
+    for a in Api::ALL {
+        assert_eq!(a.name().parse(), Ok(a));
+        assert_eq!(serde_json::to_value(a).unwrap(), a.name());
+    }
+    for p in [Policy::Median, Policy::Conservative, Policy::Optimistic] {
+        assert_eq!(p.name().parse(), Ok(p));
+    }
+    for d in Dimension::ALL {
+        assert_eq!(d.name().parse(), Ok(d));
+    }
+    for p in Profile::ALL {
+        assert_eq!(p.name().parse(), Ok(p));
+    }
+    let cases: [(&str, UnknownName, &str); 5] = [
+        (
+            "provider",
+            "openai2".parse::<Provider>().unwrap_err(),
+            "open_ai_compatible",
+        ),
+        (
+            "api",
+            "grpc".parse::<Api>().unwrap_err(),
+            "gemini_generate_content",
+        ),
+        ("policy", "p99".parse::<Policy>().unwrap_err(), "optimistic"),
+        (
+            "dimension",
+            "tpm".parse::<Dimension>().unwrap_err(),
+            "context",
+        ),
+        (
+            "profile",
+            "o300k".parse::<Profile>().unwrap_err(),
+            "claude-legacy",
+        ),
+    ];
+    for (what, e, last) in cases {
+        assert_eq!(e.what, what);
+        assert_eq!(e.valid.last(), Some(&last));
+        let m = e.to_string();
+        assert!(
+            m.starts_with(&format!("unknown {what} \"{}\"", e.name)),
+            "{m}"
+        );
+        assert!(m.contains(last), "{m}");
+    }
 }
 
 #[test]
@@ -350,7 +411,7 @@ fn bad_headers_are_reported_not_panicked() {
     assert_eq!(parsed.malformed.len(), 3, "{:?}", parsed.malformed);
     // Unknown is unknown, never zero: the state keeps its full bucket.
     let mut s = State::new(key(8_000), 0);
-    s.observe(&Observation::from(&parsed.snapshot), 0);
+    s.observe(&parsed.snapshot, 0);
     assert!(s
         .check(&Cost::exact(8_000), Policy::Median, 0)
         .verdict
@@ -392,9 +453,9 @@ fn wrong_shape_request_json_is_a_typed_error() {
     for (body, path) in cases {
         let e = estimate_request(body, None, None).unwrap_err();
         match &e {
-            Error::NotJson(_) => assert!(path.is_empty(), "{body}: {e}"),
-            Error::WrongShape { path: p, .. } => assert_eq!(p, path, "{body}: {e}"),
-            Error::InvalidCount { what, .. } => assert_eq!(what, path, "{body}: {e}"),
+            PreflightError::NotJson(_) => assert!(path.is_empty(), "{body}: {e}"),
+            PreflightError::WrongShape { path: p, .. } => assert_eq!(p, path, "{body}: {e}"),
+            PreflightError::InvalidCount { what, .. } => assert_eq!(what, path, "{body}: {e}"),
             other => panic!("{body}: {other:?}"),
         }
         assert!(!e.to_string().is_empty());
@@ -600,7 +661,7 @@ fn usage_is_read_from_every_response_shape() {
 #[test]
 fn ledger_under_threads_never_over_admits_never_loses_a_reservation() {
     const CAP: u64 = 20_000;
-    let ledger = Ledger::new(State::new(key(CAP).requests_per_minute(1_000_000), 0));
+    let ledger = Ledger::new(State::new(key(CAP).requests_per_minute(nz(1_000_000)), 0));
     // In flight (counted after a reservation succeeds, uncounted before it ends: never above the truth) plus what
     // settled usage consumed. The clock never moves, so nothing refills: this sum may never exceed CAP.
     let outstanding = Arc::new(AtomicU64::new(0));

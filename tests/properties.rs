@@ -33,16 +33,16 @@
 //! of `a` exactly as the end of the text does, so nothing of `a` is re-priced. Tested on 2,000 random pairs per
 //! run, each under all nine profiles.)
 
-use llm_preflight::estimate::{linear, repeat_share};
-use llm_preflight::headers::{RateLimitSnapshot, MAX_PLAUSIBLE_WAIT_MS};
-use llm_preflight::preflight::{
-    Band, Budget, Cost, Dimension, Policy, Provider, State, Verdict, VerdictKind,
-};
-use llm_preflight::refusal::{Refusal, RefusalKind};
-use llm_preflight::retry::{self, next_action, Action};
-use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::internals::estimate::{linear, repeat_share};
+use llm_preflight::internals::headers::MAX_PLAUSIBLE_WAIT_MS;
+use llm_preflight::internals::scan::{Features, Scanner};
 use llm_preflight::{estimate, ContentKind, Estimator, Profile};
+use llm_preflight::{
+    next_action, Action, Band, Budget, Cost, Dimension, PerDimension, Policy, Provider,
+    RateLimitSnapshot, Refusal, RefusalKind, RetryPolicy, State, Verdict, VerdictKind,
+};
 use proptest::prelude::*;
+use std::num::NonZeroU64;
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -280,7 +280,7 @@ struct Setup {
     budget: Budget,
     band: Band,
     max_output: Option<u64>,
-    taken: [u64; 6],
+    taken: PerDimension<u64>,
     blocked_ms: u64,
     now_ms: u64,
 }
@@ -306,10 +306,17 @@ fn setup() -> impl Strategy<Value = Setup> {
                     Dimension::RequestsPerDay,
                     Dimension::Context,
                 ];
+                // A drawn limit of 0 leaves that dimension unlimited.
                 let mut budget = Budget::new(provider);
                 for (d, n) in dims.into_iter().zip(l) {
-                    budget = budget.with(d, n);
+                    if let Some(n) = NonZeroU64::new(n) {
+                        budget = budget.with(d, n);
+                    }
                 }
+                let taken = PerDimension::from_fn(|d| match dims.iter().position(|x| *x == d) {
+                    Some(i) if i < 6 => taken[i],
+                    _ => 0,
+                });
                 Setup {
                     budget,
                     band: Band {
@@ -435,7 +442,7 @@ fn refusal() -> impl Strategy<Value = Refusal> {
     )
         .prop_map(
             |(kind, retryable, retry_after_ms, delivered, limit, requested)| {
-                let mut r = llm_preflight::refusal::classify(None, [("x", "y")], "", 0);
+                let mut r = llm_preflight::classify(None, [("x", "y")], "", 0);
                 r.kind = kind;
                 r.retryable = retryable;
                 r.retry_after_ms = retry_after_ms;
@@ -447,7 +454,7 @@ fn refusal() -> impl Strategy<Value = Refusal> {
         )
 }
 
-fn policy_budget() -> impl Strategy<Value = retry::Budget> {
+fn policy_budget() -> impl Strategy<Value = RetryPolicy> {
     (
         prop_oneof![Just(0u64), 1u64..5_000, any::<u64>()],
         prop_oneof![
@@ -471,7 +478,7 @@ fn policy_budget() -> impl Strategy<Value = retry::Budget> {
                 idempotency_key,
                 side_effects_ran,
             )| {
-                retry::Budget {
+                RetryPolicy {
                     base_ms,
                     cap_ms,
                     max_attempts,
@@ -568,7 +575,7 @@ fn duration(ms: u64, style: u8) -> String {
     }
 }
 
-fn dimension_state() -> impl Strategy<Value = llm_preflight::headers::DimensionState> {
+fn dimension_state() -> impl Strategy<Value = llm_preflight::DimensionState> {
     let count = prop::option::of(prop_oneof![Just(0u64), 0u64..1_000_000, any::<u64>()]);
     let reset = prop::option::of(prop_oneof![
         Just(0u64),
@@ -576,7 +583,7 @@ fn dimension_state() -> impl Strategy<Value = llm_preflight::headers::DimensionS
         0..=MAX_PLAUSIBLE_WAIT_MS
     ]);
     (count.clone(), count, reset).prop_map(|(limit, remaining, reset_ms)| {
-        llm_preflight::headers::DimensionState {
+        llm_preflight::DimensionState {
             limit,
             remaining,
             reset_ms,
@@ -660,10 +667,10 @@ proptest! {
         // (A body after the blank line only when there are headers: `from_lines` skips blank lines before the
         // first header, so with none the body would be read as a header line.)
         let body = if headers.is_empty() { "" } else { "{}" };
-        let from_lines = llm_preflight::headers::Headers::parse(&format!("HTTP/1.1 429 Too Many Requests\r\n{lines}\r\n{body}"));
+        let from_lines = llm_preflight::Headers::parse(&format!("HTTP/1.1 429 Too Many Requests\r\n{lines}\r\n{body}"));
         prop_assert_eq!(RateLimitSnapshot::from_headers(&from_lines.unwrap(), now_ms).snapshot, snap);
         let json = serde_json::Value::Object(headers.iter().map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone()))).collect());
-        let from_json = llm_preflight::headers::Headers::parse(&json.to_string()).unwrap();
+        let from_json = llm_preflight::Headers::parse(&json.to_string()).unwrap();
         prop_assert_eq!(RateLimitSnapshot::from_headers(&from_json, now_ms).snapshot, snap);
     }
 }

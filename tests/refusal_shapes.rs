@@ -1,7 +1,7 @@
 //! Real refusal shapes from providers' documentation and public bug reports, each with its source, and what
 //! `classify` must make of them. Organisation, team and account ids are redacted; no keys appear.
 
-use llm_preflight::refusal::{classify, Dimension, RefusalKind, Window};
+use llm_preflight::{classify, Dimension, RefusalKind, Window};
 use RefusalKind::*;
 
 struct Case {
@@ -513,10 +513,10 @@ fn a_huge_stream_is_scanned_once() {
     body.push_str(
         "data: {\"error\":{\"message\":\"Overloaded\",\"type\":\"overloaded_error\"}}\n\n",
     );
-    let se = llm_preflight::refusal::find_stream_error(&body).unwrap();
+    let se = llm_preflight::find_stream_error(&body).unwrap();
     assert!(se.output_delivered);
-    assert!(llm_preflight::refusal::find_stream_error(&frame.repeat(1000)).is_none());
-    assert!(llm_preflight::refusal::find_stream_error("data: [DONE]\n\n").is_none());
+    assert!(llm_preflight::find_stream_error(&frame.repeat(1000)).is_none());
+    assert!(llm_preflight::find_stream_error("data: [DONE]\n\n").is_none());
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -524,7 +524,7 @@ fn a_huge_stream_is_scanned_once() {
 
 #[test]
 fn explain_prints_the_contract_keys_in_order() {
-    use llm_preflight::refusal::explain;
+    use llm_preflight::explain;
     let input = serde_json::json!({
         "status": 429,
         "headers": {"retry-after": "6", "x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": "5.94s"},

@@ -1,9 +1,9 @@
 //! The next move after a refusal: deterministic jitter, deadlines, breaker transitions, the retry budget.
 
-use llm_preflight::refusal::{classify, Refusal, RefusalKind};
-use llm_preflight::retry::{
-    next_action, Action, BreakerConfig, BreakerState, Budget, CircuitBreaker, CircuitBreakers,
-    FallbackReason, GiveUpReason, RetryBudget,
+use llm_preflight::{classify, Refusal, RefusalKind};
+use llm_preflight::{
+    next_action, Action, BreakerConfig, BreakerState, CircuitBreaker, CircuitBreakers,
+    FallbackReason, GiveUpReason, RetryBudget, RetryPolicy,
 };
 
 const RATE_429: &str =
@@ -38,7 +38,7 @@ fn after(a: Action) -> u64 {
 
 #[test]
 fn jitter_spreads_workers_and_stays_within_retry_after_and_cap() {
-    let budget = Budget::default();
+    let budget = RetryPolicy::default();
     let r = rate_limited(Some("2"));
     assert_eq!(r.retry_after_ms, Some(2000));
     for attempt in 0..budget.max_attempts {
@@ -67,7 +67,7 @@ fn jitter_spreads_workers_and_stays_within_retry_after_and_cap() {
 
 #[test]
 fn without_retry_after_backoff_grows_and_is_never_immediate() {
-    let budget = Budget::default();
+    let budget = RetryPolicy::default();
     let r = rate_limited(None);
     assert_eq!(r.retry_after_ms, None);
     for attempt in 0..budget.max_attempts {
@@ -97,7 +97,7 @@ fn a_wait_beyond_the_cap_falls_back() {
     // Azure's "Please retry after 86400 seconds".
     let r = rate_limited(Some("86400"));
     assert_eq!(
-        next_action(&r, 0, &Budget::default(), 0, 0.5),
+        next_action(&r, 0, &RetryPolicy::default(), 0, 0.5),
         Action::Fallback {
             reason: FallbackReason::WaitExceedsCap
         }
@@ -107,7 +107,7 @@ fn a_wait_beyond_the_cap_falls_back() {
 #[test]
 fn a_three_second_conversational_budget_falls_back_on_the_first_429() {
     let now = 1_000_000;
-    let short = Budget::with_deadline(now, 3000);
+    let short = RetryPolicy::with_deadline(now, 3000);
     for r in [
         rate_limited(None),
         rate_limited(Some("1")),
@@ -121,7 +121,7 @@ fn a_three_second_conversational_budget_falls_back_on_the_first_429() {
         );
     }
     // With 25 seconds the same refusals are retried here.
-    let long = Budget::with_deadline(now, 25_000);
+    let long = RetryPolicy::with_deadline(now, 25_000);
     assert!(matches!(
         next_action(&rate_limited(None), 0, &long, now, 0.5),
         Action::Retry { .. }
@@ -141,7 +141,7 @@ fn a_three_second_conversational_budget_falls_back_on_the_first_429() {
 
 #[test]
 fn kinds_map_to_their_moves() {
-    let b = Budget::default();
+    let b = RetryPolicy::default();
     let too_large = classify(
         Some(413),
         [("x", "y")],
@@ -201,7 +201,7 @@ fn kinds_map_to_their_moves() {
 
 #[test]
 fn repeated_overload_falls_back() {
-    let b = Budget::default();
+    let b = RetryPolicy::default();
     let over = classify(
         Some(529),
         [("x", "y")],
@@ -227,14 +227,14 @@ fn resending_after_output_or_side_effects_needs_an_idempotency_key() {
     let r = classify(Some(200), [("x", "y")], stream, 0);
     assert!(r.output_delivered);
     assert_eq!(r.kind, RefusalKind::RateLimitRequests);
-    let b = Budget::default();
+    let b = RetryPolicy::default();
     assert_eq!(
         next_action(&r, 0, &b, 0, 0.5),
         Action::GiveUp {
             reason: GiveUpReason::UnsafeToResend
         }
     );
-    let keyed = Budget {
+    let keyed = RetryPolicy {
         idempotency_key: true,
         ..b
     };
@@ -242,7 +242,7 @@ fn resending_after_output_or_side_effects_needs_an_idempotency_key() {
         next_action(&r, 0, &keyed, 0, 0.5),
         Action::Retry { .. }
     ));
-    let tool_ran = Budget {
+    let tool_ran = RetryPolicy {
         side_effects_ran: true,
         ..b
     };

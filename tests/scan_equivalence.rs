@@ -9,12 +9,12 @@
 
 /// The reference: the same scanner, always fed the whole text at once.
 mod reference {
-    pub use llm_preflight::scan::{Features, Scanner};
+    pub use llm_preflight::internals::scan::{Features, Scanner};
 }
 
 mod scan_inputs;
 
-use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::internals::scan::{Features, Scanner};
 use proptest::prelude::*;
 use scan_inputs::{cuts, random_input, Rng, ALPHABET, BAD, WORDS};
 

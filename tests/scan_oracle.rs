@@ -13,7 +13,7 @@
 mod reference_scan;
 mod scan_inputs;
 
-use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::internals::scan::{Features, Scanner};
 use scan_inputs::{cuts, random_input, Rng, ALPHABET, WORDS};
 
 /// Field-by-field equality with the reference's features.
@@ -43,7 +43,13 @@ fn same(new: &Features, old: &reference_scan::Features) -> Result<(), String> {
         if !ok {
             let diff: Vec<(&str, u64, u64)> = (0..new.v.len())
                 .filter(|&i| new.v[i] != old.v[i])
-                .map(|i| (llm_preflight::scan::FEATURE_NAMES[i], new.v[i], old.v[i]))
+                .map(|i| {
+                    (
+                        llm_preflight::internals::scan::FEATURE_NAMES[i],
+                        new.v[i],
+                        old.v[i],
+                    )
+                })
                 .collect();
             return Err(format!(
                 "{name} differs; v diffs (feature, new, reference): {diff:?}; class_chars new {:?} reference {:?}",

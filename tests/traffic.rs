@@ -1,9 +1,9 @@
 //! Calibrating from one's own traffic and backtesting a skip rule: on logs with known answers, and on a log built
 //! from the calibration corpus with real tokenizer counts (`calibration/counts.tsv`).
 
-use llm_preflight::preflight::{Policy, Provider};
-use llm_preflight::traffic::{parse_row, Backtest, Calibration, LogRow};
 use llm_preflight::{estimate, ContentKind, CustomProfile, Profile};
+use llm_preflight::{parse_row, Backtest, Calibration, LogRow};
+use llm_preflight::{Policy, Provider};
 use std::path::Path;
 
 struct Sample {
@@ -265,7 +265,7 @@ fn backtest_buckets_reconcile_with_known_answers() {
     let mut bt = Backtest::new(
         Profile::O200k,
         Provider::OpenAi,
-        1000,
+        1000.try_into().unwrap(),
         Policy::Median,
         Some(5000),
     );
@@ -319,7 +319,13 @@ fn backtest_on_the_corpus_with_real_counts() {
     // Each sample as a request against 8,000 TPM: the real count decides doom; statuses as a provider would answer.
     let all = corpus();
     let tpm = 8000;
-    let mut bt = Backtest::new(Profile::O200k, Provider::OpenAi, tpm, Policy::Median, None);
+    let mut bt = Backtest::new(
+        Profile::O200k,
+        Provider::OpenAi,
+        tpm.try_into().unwrap(),
+        Policy::Median,
+        None,
+    );
     let mut doomed = 0;
     for s in &all {
         let status = if s.o200k > tpm { 429 } else { 200 };

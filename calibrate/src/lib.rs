@@ -12,10 +12,13 @@
 // Matrix code reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]
 
-use llm_preflight::estimate::{from_features, linear, ContentKind};
-use llm_preflight::profile_file::{decode_rate, encode_rate};
-use llm_preflight::scan::{scan, Features, FEATURE_NAMES, NF};
-use llm_preflight::Profile;
+use llm_preflight::internals::estimate::{from_features, linear};
+use llm_preflight::internals::profile_file::{decode_rate, encode_rate};
+use llm_preflight::internals::scan::{scan, Features, FEATURE_NAMES, NF};
+use llm_preflight::{ContentKind, Profile};
+
+/// How many profiles there are (one column of counts, one table each).
+const NP: usize = Profile::COUNT;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -104,7 +107,7 @@ pub fn load_samples(dir: &Path) -> Vec<Sample> {
 }
 
 /// The columns of `counts.tsv` after `id label split chars bytes`.
-pub const COUNT_COLUMNS: [&str; 9] = [
+pub const COUNT_COLUMNS: [&str; NP] = [
     "o200k",
     "cl100k",
     "llama3",
@@ -130,7 +133,7 @@ pub struct CountRow {
     /// UTF-8 bytes.
     pub bytes: u64,
     /// True token counts per profile, in `Profile::ALL` order; `None` where that tokenizer gave none.
-    pub truth: [Option<u64>; 9],
+    pub truth: [Option<u64>; NP],
 }
 
 /// Parses `counts.tsv`.
@@ -142,7 +145,7 @@ pub fn read_counts(path: &Path) -> Vec<CountRow> {
         if c.len() < 5 + 9 {
             continue;
         }
-        let mut truth = [None; 9];
+        let mut truth = [None; NP];
         for (i, t) in truth.iter_mut().enumerate() {
             *t = c[5 + i].parse().ok();
         }
@@ -184,7 +187,7 @@ pub fn write_counts(rows: &[CountRow]) -> String {
 }
 
 /// Reads `vendor-counts.tsv` (header `id` then profile names) into id → (profile index → count).
-pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; 9]> {
+pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; NP]> {
     let mut out = BTreeMap::new();
     let Ok(text) = std::fs::read_to_string(path) else {
         return out;
@@ -197,7 +200,7 @@ pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; 9]> {
         .collect();
     for line in lines {
         let c: Vec<&str> = line.split('\t').collect();
-        let mut t = [None; 9];
+        let mut t = [None; NP];
         for (j, v) in c.iter().enumerate().skip(1) {
             if let Some(Some(pi)) = cols.get(j) {
                 t[*pi] = v.parse().ok();
@@ -211,14 +214,14 @@ pub fn read_vendor_counts(path: &Path) -> BTreeMap<String, [Option<u64>; 9]> {
 /// Makes count rows for the corpus: OpenAI encodings counted now, other vendors from `vendor`.
 pub fn count_corpus(
     samples: &[Sample],
-    vendor: &BTreeMap<String, [Option<u64>; 9]>,
+    vendor: &BTreeMap<String, [Option<u64>; NP]>,
 ) -> Vec<CountRow> {
-    let o = llm_preflight::exact::ExactCounter::new(Profile::O200k).expect("o200k loads");
-    let c = llm_preflight::exact::ExactCounter::new(Profile::Cl100k).expect("cl100k loads");
+    let o = llm_preflight::ExactCounter::new(Profile::O200k).expect("o200k loads");
+    let c = llm_preflight::ExactCounter::new(Profile::Cl100k).expect("cl100k loads");
     samples
         .iter()
         .map(|s| {
-            let mut truth = vendor.get(&s.id).copied().unwrap_or([None; 9]);
+            let mut truth = vendor.get(&s.id).copied().unwrap_or([None; NP]);
             truth[Profile::O200k as usize] = Some(o.count(&s.text));
             truth[Profile::Cl100k as usize] = Some(c.count(&s.text));
             CountRow {
@@ -443,7 +446,7 @@ pub fn quantize(x: f64, mode: Round) -> f64 {
 /// A profile's band model: per detected kind `[m, z_lo, z_hi]`, and the spread `[a, b, c]`.
 ///
 /// For a text whose linear estimate is `L` tokens, whose kind is `k` and whose share of characters in long runs is
-/// `r` ([`llm_preflight::estimate::repeat_share`]): `ln(true / L) ≈ m + z·σ` with `σ = sqrt(a + b / L + c·r)`: a
+/// `r` ([`llm_preflight::internals::estimate::repeat_share`]): `ln(true / L) ≈ m + z·σ` with `σ = sqrt(a + b / L + c·r)`: a
 /// floor `a` for how far texts of a kind differ, a part that shrinks as texts grow, and a part for long runs, which
 /// the rates price least surely. The median is `L·e^m`, the band `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -469,7 +472,7 @@ pub fn residuals(data: &[&Prepared], p: usize, w: &[f64; NF]) -> Vec<Residual> {
                     ContentKind::detect(&d.x) as usize,
                     (t as f64 / lin).ln(),
                     lin,
-                    llm_preflight::estimate::repeat_share(&d.x),
+                    llm_preflight::internals::estimate::repeat_share(&d.x),
                 )
             })
         })
@@ -613,12 +616,12 @@ pub fn fit_band_model(items: &[Residual], target: f64) -> BandModel {
 /// The fitted tables for every profile.
 pub struct Tables {
     /// Rates per profile.
-    pub weights: [[f64; NF]; 9],
+    pub weights: [[f64; NF]; NP],
     /// Band models per profile.
-    pub bands: [BandModel; 9],
+    pub bands: [BandModel; NP],
     /// Per profile, per detected kind: characters per token at p5, p50 and p95 on the fit split (what a gateway
     /// that logs only lengths can price with; see `chars_per_token_table`).
-    pub chars_per_token: [[[f64; 3]; ContentKind::COUNT]; 9],
+    pub chars_per_token: [[[f64; 3]; ContentKind::COUNT]; NP],
 }
 
 /// Every band end is pushed this much further out, beyond what covers the fit split: the fit split's most extreme
@@ -636,12 +639,12 @@ pub const FIT_COVERAGE: f64 = 1.0;
 /// Fits all profiles from the fit split.
 pub fn fit_all(prepared: &[Prepared]) -> Tables {
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
-    let mut weights = [[0.0; NF]; 9];
+    let mut weights = [[0.0; NF]; NP];
     let empty = BandModel {
         kinds: [[0.0; 3]; ContentKind::COUNT],
         spread: [0.0; 3],
     };
-    let mut bands = [empty; 9];
+    let mut bands = [empty; NP];
     for p in 0..9 {
         let mut w = fit_weights(&fit, p);
         for x in w.iter_mut() {
@@ -650,7 +653,7 @@ pub fn fit_all(prepared: &[Prepared]) -> Tables {
         weights[p] = w;
         bands[p] = fit_band_model(&residuals_oof(&fit, p), FIT_COVERAGE);
     }
-    let mut chars_per_token = [[[0.0; 3]; ContentKind::COUNT]; 9];
+    let mut chars_per_token = [[[0.0; 3]; ContentKind::COUNT]; NP];
     for (p, cpt) in chars_per_token.iter_mut().enumerate() {
         *cpt = chars_per_token_table(&fit, p);
     }
@@ -703,7 +706,7 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
     s.push_str("\n#![allow(clippy::all)]\n\n");
     s.push_str("/// Rate per feature (tokens per count) as its 16-bit code, per profile in `Profile::ALL` order, in\n");
     s.push_str("/// `scan::FEATURE_NAMES` order.\n");
-    let _ = writeln!(s, "pub(crate) const RATE_CODES: [[u16; {NF}]; 9] = [");
+    let _ = writeln!(s, "pub(crate) const RATE_CODES: [[u16; {NF}]; {NP}] = [");
     for (p, w) in t.weights.iter().enumerate() {
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         s.push_str("    [\n");
@@ -728,7 +731,7 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
     }
     s.push_str("];\n\n");
     s.push_str("/// Per profile, per detected content kind: `[m, z_lo, z_hi]` (see `estimate::from_features_with`).\n");
-    s.push_str("pub(crate) const BANDS: [&[[f32; 3]]; 9] = [\n");
+    let _ = writeln!(s, "pub(crate) const BANDS: [&[[f32; 3]]; {NP}] = [");
     for (p, bm) in t.bands.iter().enumerate() {
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         s.push_str("    &[\n");
@@ -747,7 +750,7 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
     s.push_str("];\n\n");
     s.push_str("/// Per profile: the spread `[a, b, c]`, σ = sqrt(a + b / L + c · r) for a linear estimate of L tokens and a\n");
     s.push_str("/// share r of characters in long runs (`estimate::sigma`).\n");
-    s.push_str("pub(crate) const SPREAD: [[f32; 3]; 9] = [\n");
+    let _ = writeln!(s, "pub(crate) const SPREAD: [[f32; 3]; {NP}] = [");
     for (p, bm) in t.bands.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -764,7 +767,11 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
         s,
         "/// fewer than {MIN_KIND_SAMPLES} samples take every sample's). Prices a text known only by its length."
     );
-    s.push_str("pub(crate) const CHARS_PER_TOKEN: [[[f32; 3]; 17]; 9] = [\n");
+    let _ = writeln!(
+        s,
+        "pub(crate) const CHARS_PER_TOKEN: [[[f32; 3]; {}]; {NP}] = [",
+        ContentKind::COUNT
+    );
     for (p, cpt) in t.chars_per_token.iter().enumerate() {
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         s.push_str("    [\n");
@@ -1000,7 +1007,7 @@ pub fn probe_report(root: &Path) -> String {
     let rows = count_corpus(&samples, &vendor);
     // (estimate, truth, covered) per sample: per profile, and per kind and profile.
     type Items = Vec<(f64, f64, bool)>;
-    let mut by_profile: Vec<Items> = vec![Vec::new(); 9];
+    let mut by_profile: Vec<Items> = vec![Vec::new(); NP];
     let mut by_kind: BTreeMap<&str, Vec<Items>> = BTreeMap::new();
     for (smp, row) in samples.iter().zip(&rows) {
         let x = scan(&smp.text);
@@ -1013,7 +1020,7 @@ pub fn probe_report(root: &Path) -> String {
             by_profile[p as usize].push(item);
             by_kind
                 .entry(smp.label.as_str())
-                .or_insert_with(|| vec![Vec::new(); 9])[p as usize]
+                .or_insert_with(|| vec![Vec::new(); NP])[p as usize]
                 .push(item);
         }
     }

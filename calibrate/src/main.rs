@@ -1,7 +1,7 @@
 //! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|diag|split>`: see the crate docs.
 
 use calibrate::*;
-use llm_preflight::estimate::ContentKind;
+use llm_preflight::ContentKind;
 use llm_preflight::Profile;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -116,8 +116,9 @@ fn cv(root: &Path, only: Option<&str>) {
             let bm = fit_band_model(&residuals_oof(&train, pi), FIT_COVERAGE);
             for d in fit.iter().filter(|d| fold(&d.row.id) == k) {
                 let Some(t) = d.row.truth[pi] else { continue };
-                let e =
-                    llm_preflight::estimate::from_features_with(&d.x, p, &w, &bm.kinds, bm.spread);
+                let e = llm_preflight::internals::estimate::from_features_with(
+                    &d.x, p, &w, &bm.kinds, bm.spread,
+                );
                 let it = (e.tokens as f64, t as f64, e.low <= t && t <= e.high);
                 widths.push(e.high as f64 / (e.low as f64).max(1.0));
                 if !it.2 && show_misses {

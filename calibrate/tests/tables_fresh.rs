@@ -114,7 +114,7 @@ const BANNED: [&str; 6] = [
 
 #[test]
 fn scanning_in_pieces_equals_scanning_whole_on_the_corpus() {
-    use llm_preflight::scan::{scan, Scanner};
+    use llm_preflight::internals::scan::{scan, Scanner};
     for (n, s) in load_corpus(&root()).iter().enumerate() {
         let whole = scan(&s.text);
         let bytes = s.text.as_bytes();

@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::headers::Headers;
-use llm_preflight::refusal::{classify, explain};
-use llm_preflight::retry::{next_action, Action, Budget};
+use llm_preflight::Headers;
+use llm_preflight::{classify, explain};
+use llm_preflight::{next_action, Action, RetryPolicy};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
             .as_ref()
             .map_or(true, |m| m.chars().count() <= 501));
         let _ = r.excess();
-        let budget = Budget::default();
+        let budget = RetryPolicy::default();
         for attempt in [0, 1, 2, 3, u32::MAX] {
             for u in [0.0, 0.5, 0.999_999, 1.0, f64::NAN] {
                 if let Action::Retry { after_ms } = next_action(&r, attempt, &budget, now, u) {

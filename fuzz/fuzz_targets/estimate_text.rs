@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::internals::scan::{Features, Scanner};
 use llm_preflight::{estimate, Estimator, Profile};
 
 fuzz_target!(|data: &[u8]| {

@@ -3,10 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::headers::{
-    parse_duration_ms, parse_http_date_ms, parse_rfc3339_ms, Headers, RateLimitSnapshot,
-    MAX_PLAUSIBLE_WAIT_MS,
+use llm_preflight::internals::headers::{
+    parse_http_date_ms, parse_rfc3339_ms, MAX_PLAUSIBLE_WAIT_MS,
 };
+use llm_preflight::{parse_duration_ms, Headers, RateLimitSnapshot};
 
 const NOWS: [u64; 5] = [
     0,

@@ -3,14 +3,21 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::preflight::{Policy, Provider};
-use llm_preflight::traffic::{parse_row, Backtest, Calibration};
 use llm_preflight::Profile;
+use llm_preflight::{parse_row, Backtest, Calibration};
+use llm_preflight::{Policy, Provider};
+use std::num::NonZeroU64;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut fit = Calibration::with_reservoir(Profile::O200k, 8);
-    let mut bt = Backtest::new(Profile::Llama3, Provider::OpenAi, 1000, Policy::Conservative, Some(50));
+    let mut bt = Backtest::new(
+        Profile::Llama3,
+        Provider::OpenAi,
+        NonZeroU64::new(1000).unwrap(),
+        Policy::Conservative,
+        Some(50),
+    );
     let mut used = 0;
     for line in text.lines() {
         match parse_row(line) {

@@ -22,7 +22,13 @@ fn bases() -> &'static Vec<Value> {
 fn exercise(json: &str, text: &str) {
     match Profile::from_json(json) {
         Ok(p) => {
-            for t in [text, "", "hello world", "{\"a\": [1, 2]}", "東京は今日も晴れ"] {
+            for t in [
+                text,
+                "",
+                "hello world",
+                "{\"a\": [1, 2]}",
+                "東京は今日も晴れ",
+            ] {
                 let e = estimate(t, &p);
                 assert!(e.low <= e.tokens && e.tokens <= e.high, "{e:?}");
                 assert!(t.is_empty() || e.tokens >= 1);
@@ -31,7 +37,8 @@ fn exercise(json: &str, text: &str) {
                 let e = estimate_chars(text.len() as u64, k, &p);
                 assert!(e.low <= e.tokens && e.tokens <= e.high, "{e:?}");
             }
-            let back = CustomProfile::from_json(&p.to_json()).expect("a loaded profile writes a loadable file");
+            let back = CustomProfile::from_json(&p.to_json())
+                .expect("a loaded profile writes a loadable file");
             assert_eq!(back, p);
         }
         Err(e) => {

@@ -1,13 +1,13 @@
 //! Request-body estimation: arbitrary text as a request body (auto-detected API and profile, then every API
-//! forced), and the resulting cost through a preflight check. Bad bodies give `Error::NotJson` or
-//! `Error::WrongShape`, never a panic.
+//! forced), and the resulting cost through a preflight check. Bad bodies give `PreflightError::NotJson` or
+//! `PreflightError::WrongShape`, never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::preflight::{
-    estimate_request, Api, Budget, Error, Policy, Provider, State, VerdictKind,
-};
 use llm_preflight::Profile;
+use llm_preflight::{
+    estimate_request, Api, Budget, Policy, PreflightError, Provider, State, VerdictKind,
+};
 
 const APIS: [Api; 4] = [
     Api::OpenAiChat,
@@ -29,9 +29,9 @@ fuzz_target!(|data: &[u8]| {
                 let cost = r.cost();
                 for provider in Provider::ALL {
                     let budget = Budget::new(provider)
-                        .tokens_per_minute(30_000)
-                        .requests_per_minute(500)
-                        .context_window(128_000);
+                        .tokens_per_minute(nz(30_000))
+                        .requests_per_minute(nz(500))
+                        .context_window(nz(128_000));
                     let state = State::new(budget, 0);
                     let median = state.check(&cost, Policy::Median, 0);
                     let low = state.check(&cost, Policy::Optimistic, 0);
@@ -42,8 +42,8 @@ fuzz_target!(|data: &[u8]| {
                 }
                 let _ = estimate_request(&body, api, Some(Profile::Cl100k));
             }
-            Err(Error::NotJson(m)) => assert!(!m.is_empty()),
-            Err(Error::WrongShape { path, expected }) => {
+            Err(PreflightError::NotJson(m)) => assert!(!m.is_empty()),
+            Err(PreflightError::WrongShape { path, expected }) => {
                 assert!(path.starts_with('/'));
                 assert!(!expected.is_empty());
             }
@@ -54,3 +54,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// A limit: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a limit is at least 1")
+}

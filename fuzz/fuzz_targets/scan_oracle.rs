@@ -1,4 +1,4 @@
-//! The scanner against its oracle: for arbitrary bytes, the `Features` of `llm_preflight::scan::Scanner` must be
+//! The scanner against its oracle: for arbitrary bytes, the `Features` of `llm_preflight::internals::scan::Scanner` must be
 //! bit-identical to those of the plain byte-by-byte reading of the features' definitions (`tests/reference_scan/`),
 //! fed whole as bytes, whole as the lossy `&str`, and in byte pieces whose sizes come from the first
 //! byte (some spanning a 64-byte block, some splitting UTF-8 sequences). `tests/scan_oracle.rs` checks the same on
@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::scan::{Features, Scanner};
+use llm_preflight::internals::scan::{Features, Scanner};
 
 #[path = "../../tests/reference_scan/mod.rs"]
 #[allow(dead_code)]
@@ -16,17 +16,50 @@ fn same(new: &Features, old: &reference_scan::Features, what: &str) {
     let (s, o) = (&new.signals, &old.signals);
     let diff: Vec<(&str, u64, u64)> = (0..new.v.len())
         .filter(|&i| new.v[i] != old.v[i])
-        .map(|i| (llm_preflight::scan::FEATURE_NAMES[i], new.v[i], old.v[i]))
+        .map(|i| {
+            (
+                llm_preflight::internals::scan::FEATURE_NAMES[i],
+                new.v[i],
+                old.v[i],
+            )
+        })
         .collect();
-    assert!(diff.is_empty(), "{what}: features differ (name, new, reference): {diff:?}");
+    assert!(
+        diff.is_empty(),
+        "{what}: features differ (name, new, reference): {diff:?}"
+    );
     assert_eq!(new.chars, old.chars, "{what}: chars");
     assert_eq!(new.bytes, old.bytes, "{what}: bytes");
     assert_eq!(new.class_chars, old.class_chars, "{what}: class_chars");
     assert_eq!(
-        [s.braces, s.brackets, s.quotes, s.colons, s.commas, s.semicolons, s.angles, s.equals, s.parens,
-            s.backslashes, s.lines, s.indented_lines],
-        [o.braces, o.brackets, o.quotes, o.colons, o.commas, o.semicolons, o.angles, o.equals, o.parens,
-            o.backslashes, o.lines, o.indented_lines],
+        [
+            s.braces,
+            s.brackets,
+            s.quotes,
+            s.colons,
+            s.commas,
+            s.semicolons,
+            s.angles,
+            s.equals,
+            s.parens,
+            s.backslashes,
+            s.lines,
+            s.indented_lines
+        ],
+        [
+            o.braces,
+            o.brackets,
+            o.quotes,
+            o.colons,
+            o.commas,
+            o.semicolons,
+            o.angles,
+            o.equals,
+            o.parens,
+            o.backslashes,
+            o.lines,
+            o.indented_lines
+        ],
         "{what}: signals"
     );
     assert_eq!(s.first_nonspace, o.first_nonspace, "{what}: first_nonspace");

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::headers::RateLimitSnapshot;
-use llm_preflight::refusal::{classify_with_snapshot, find_stream_error};
+use llm_preflight::RateLimitSnapshot;
+use llm_preflight::{classify_with_snapshot, find_stream_error};
 
 fuzz_target!(|data: &[u8]| {
     let body = String::from_utf8_lossy(data);

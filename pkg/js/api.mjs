@@ -188,6 +188,7 @@ export function makeApi(w, loadLazy) {
     return { profile: optStr(o.profile, 'profile'), model: optStr(o.model, 'model') };
   }
 
+  /** Feeds `text` to a wasm estimator `e` in pieces of at most CHUNK code units, never splitting a surrogate pair. */
   function feed(e, text) {
     for (let i = 0; i < text.length; ) {
       let j = Math.min(i + CHUNK, text.length);
@@ -234,13 +235,7 @@ export function makeApi(w, loadLazy) {
         for (let i = 0; i < chunk.length; i += CHUNK) this.#e.updateBytes(chunk.subarray(i, i + CHUNK));
       } else {
         str(chunk, 'chunk');
-        for (let i = 0; i < chunk.length; ) {
-          let j = Math.min(i + CHUNK, chunk.length);
-          const c = chunk.charCodeAt(j - 1);
-          if (j < chunk.length && c >= 0xd800 && c <= 0xdbff) j -= 1;
-          this.#e.update(chunk.slice(i, j));
-          i = j;
-        }
+        feed(this.#e, chunk);
       }
       return this;
     }

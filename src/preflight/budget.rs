@@ -38,8 +38,11 @@
 //! These are the documented or publicly observed behaviours as of this writing; a [`ReservationProfile`] is
 //! plain data, so a caller who measures otherwise can build their own.
 
-use super::{limit_from_f64, Dimension, Error};
+use super::error::{limit_from_f64, PreflightError};
+use crate::dimension::Dimension;
+use crate::names::{same_name, UnknownName};
 use serde::Serialize;
+use std::num::NonZeroU64;
 
 /// A provider whose admission rules are known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -73,17 +76,20 @@ impl Provider {
         Provider::OpenAiCompatible,
     ];
 
+    /// Every provider's name, in [`Provider::ALL`] order.
+    pub const NAMES: [&'static str; 7] = [
+        "open_ai",
+        "azure_open_ai",
+        "groq",
+        "cerebras",
+        "anthropic",
+        "gemini",
+        "open_ai_compatible",
+    ];
+
     /// The provider's name in JSON (`open_ai`, `anthropic`, ...).
     pub const fn name(self) -> &'static str {
-        match self {
-            Provider::OpenAi => "open_ai",
-            Provider::AzureOpenAi => "azure_open_ai",
-            Provider::Groq => "groq",
-            Provider::Cerebras => "cerebras",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::OpenAiCompatible => "open_ai_compatible",
-        }
+        Provider::NAMES[self as usize]
     }
 
     /// How this provider charges a request at admission. See the module documentation for the sources.
@@ -168,7 +174,19 @@ impl ReservationProfile {
     }
 }
 
-/// The limits of one provider key (optionally one model on it). An absent limit is no limit.
+impl std::str::FromStr for Provider {
+    type Err = UnknownName;
+    /// Parses a provider's name (`open_ai`, `azure_open_ai`, `groq`, ...; `-` for `_` too).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .find(|p| same_name(p.name(), s))
+            .ok_or_else(|| UnknownName::new("provider", "providers", s, &Provider::NAMES))
+    }
+}
+
+/// The limits of one provider key (optionally one model on it). An absent limit is no limit; a limit is never
+/// zero (`NonZeroU64`): a key that admits nothing is not a budget.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Budget {
     /// Whose rules apply.
@@ -176,19 +194,19 @@ pub struct Budget {
     /// How output reservations are charged (from [`Provider::reservation`] unless replaced).
     pub reservation: ReservationProfile,
     /// Requests per minute.
-    pub requests_per_minute: Option<u64>,
+    pub requests_per_minute: Option<NonZeroU64>,
     /// Tokens per minute.
-    pub tokens_per_minute: Option<u64>,
+    pub tokens_per_minute: Option<NonZeroU64>,
     /// Input tokens per minute.
-    pub input_tokens_per_minute: Option<u64>,
+    pub input_tokens_per_minute: Option<NonZeroU64>,
     /// Output tokens per minute.
-    pub output_tokens_per_minute: Option<u64>,
+    pub output_tokens_per_minute: Option<NonZeroU64>,
     /// Requests per day.
-    pub requests_per_day: Option<u64>,
+    pub requests_per_day: Option<NonZeroU64>,
     /// Tokens per day.
-    pub tokens_per_day: Option<u64>,
+    pub tokens_per_day: Option<NonZeroU64>,
     /// The model's context window in tokens.
-    pub context_window: Option<u64>,
+    pub context_window: Option<NonZeroU64>,
 }
 
 impl Budget {
@@ -207,48 +225,47 @@ impl Budget {
         }
     }
 
-    /// Sets tokens per minute. A limit of 0 is treated as "no limit"; use [`Budget::try_with`] to reject it.
-    pub fn tokens_per_minute(self, n: u64) -> Budget {
+    /// Sets tokens per minute.
+    pub fn tokens_per_minute(self, n: NonZeroU64) -> Budget {
         self.with(Dimension::Tokens, n)
     }
 
     /// Sets requests per minute.
-    pub fn requests_per_minute(self, n: u64) -> Budget {
+    pub fn requests_per_minute(self, n: NonZeroU64) -> Budget {
         self.with(Dimension::Requests, n)
     }
 
     /// Sets input tokens per minute.
-    pub fn input_tokens_per_minute(self, n: u64) -> Budget {
+    pub fn input_tokens_per_minute(self, n: NonZeroU64) -> Budget {
         self.with(Dimension::InputTokens, n)
     }
 
     /// Sets output tokens per minute.
-    pub fn output_tokens_per_minute(self, n: u64) -> Budget {
+    pub fn output_tokens_per_minute(self, n: NonZeroU64) -> Budget {
         self.with(Dimension::OutputTokens, n)
     }
 
     /// Sets the context window.
-    pub fn context_window(self, n: u64) -> Budget {
+    pub fn context_window(self, n: NonZeroU64) -> Budget {
         self.with(Dimension::Context, n)
     }
 
-    /// Sets one limit (0 means none).
-    pub fn with(mut self, dimension: Dimension, n: u64) -> Budget {
-        let v = if n == 0 { None } else { Some(n) };
-        *self.slot_mut(dimension) = v;
+    /// Sets one limit.
+    pub fn with(mut self, dimension: Dimension, n: NonZeroU64) -> Budget {
+        *self.slot_mut(dimension) = Some(n);
         self
     }
 
     /// Sets one limit from an untrusted number (JSON, JavaScript): negative, NaN, infinite, fractional or zero
     /// limits are errors.
-    pub fn try_with(mut self, dimension: Dimension, value: f64) -> Result<Budget, Error> {
+    pub fn try_with(mut self, dimension: Dimension, value: f64) -> Result<Budget, PreflightError> {
         *self.slot_mut(dimension) = Some(limit_from_f64(dimension, value)?);
         Ok(self)
     }
 
     /// The limit for a dimension, if there is one.
     pub fn limit(&self, dimension: Dimension) -> Option<u64> {
-        match dimension {
+        let limit = match dimension {
             Dimension::Requests => self.requests_per_minute,
             Dimension::Tokens => self.tokens_per_minute,
             Dimension::InputTokens => self.input_tokens_per_minute,
@@ -256,10 +273,11 @@ impl Budget {
             Dimension::RequestsPerDay => self.requests_per_day,
             Dimension::TokensPerDay => self.tokens_per_day,
             Dimension::Context => self.context_window,
-        }
+        };
+        limit.map(NonZeroU64::get)
     }
 
-    fn slot_mut(&mut self, dimension: Dimension) -> &mut Option<u64> {
+    fn slot_mut(&mut self, dimension: Dimension) -> &mut Option<NonZeroU64> {
         match dimension {
             Dimension::Requests => &mut self.requests_per_minute,
             Dimension::Tokens => &mut self.tokens_per_minute,
@@ -274,7 +292,7 @@ impl Budget {
     /// What a request needs in one dimension, given its input tokens and output cap.
     pub fn needed(&self, dimension: Dimension, input: u64, max_output: Option<u64>) -> u64 {
         let r = &self.reservation;
-        let reserved = r.reserved_output(max_output, input, self.context_window);
+        let reserved = r.reserved_output(max_output, input, self.limit(Dimension::Context));
         match dimension {
             Dimension::Requests | Dimension::RequestsPerDay => 1,
             Dimension::Tokens | Dimension::TokensPerDay => input.saturating_add(reserved),
@@ -283,7 +301,11 @@ impl Budget {
             Dimension::OutputTokens => reserved.max(1),
             Dimension::Context => {
                 if r.context_includes_output {
-                    input.saturating_add(r.output_cap(max_output, input, self.context_window))
+                    input.saturating_add(r.output_cap(
+                        max_output,
+                        input,
+                        self.limit(Dimension::Context),
+                    ))
                 } else {
                     input
                 }

@@ -6,9 +6,12 @@
 //! without either (an early return, a panic in the caller's task) is released by its `Drop`. A poisoned lock is
 //! recovered, never propagated as a panic.
 
-use super::state::{Observation, State};
+use super::error::{count_from_f64, PreflightError};
+use super::policy::Policy;
+use super::state::State;
 use super::verdict::{check, verdict_at, Check, Cost, Verdict};
-use super::{count_from_f64, Dimension, Error, Policy};
+use crate::dimension::{Dimension, PerDimension};
+use crate::headers::RateLimitSnapshot;
 use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -16,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 struct Inner {
     state: State,
     in_flight: u64,
-    held: [u64; 6],
+    held: PerDimension<u64>,
 }
 
 /// A shared, thread-safe view of one key's budget with the reservations in flight.
@@ -49,6 +52,29 @@ pub enum Refused {
     },
 }
 
+impl Refused {
+    /// Why a verdict refuses: `None` for [`Verdict::Sendable`].
+    pub fn of(verdict: Verdict) -> Option<Refused> {
+        match verdict {
+            Verdict::Sendable => None,
+            Verdict::Queueable { wait_ms, dimension } => {
+                Some(Refused::NotYet { wait_ms, dimension })
+            }
+            Verdict::NeverSendable {
+                dimension,
+                limit,
+                needed,
+                excess,
+            } => Some(Refused::Never {
+                dimension,
+                limit,
+                needed,
+                excess,
+            }),
+        }
+    }
+}
+
 /// What the provider reported a request actually used.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
@@ -63,13 +89,13 @@ impl Usage {
     /// `completion_tokens`), Responses and Anthropic (`usage.input_tokens`, `output_tokens`; Anthropic's cache
     /// writes count as input, cache reads do not count against ITPM), Gemini (`usageMetadata.promptTokenCount`,
     /// `candidatesTokenCount`, `thoughtsTokenCount`). `None` when there is no usage block.
-    pub fn from_response(body: &serde_json::Value) -> Result<Option<Usage>, Error> {
-        let num = |v: &serde_json::Value, path: &str| -> Result<u64, Error> {
+    pub fn from_response(body: &serde_json::Value) -> Result<Option<Usage>, PreflightError> {
+        let num = |v: &serde_json::Value, path: &str| -> Result<u64, PreflightError> {
             match v.pointer(path) {
                 None | Some(serde_json::Value::Null) => Ok(0),
                 Some(x) => match x.as_f64() {
                     Some(f) => count_from_f64(path, f),
-                    None => Err(Error::WrongShape {
+                    None => Err(PreflightError::WrongShape {
                         path: path.to_string(),
                         expected: "a token count".into(),
                     }),
@@ -101,20 +127,16 @@ impl Usage {
 }
 
 impl Usage {
-    /// What the usage counts in every rate dimension (indexed by slot): one request, the tokens per dimension.
-    pub(crate) fn per_slot(&self) -> [u64; 6] {
-        let mut used = [0u64; 6];
+    /// What the usage counts in every rate dimension: one request, the tokens per dimension.
+    pub fn per_dimension(&self) -> PerDimension<u64> {
         let total = self.input_tokens.saturating_add(self.output_tokens);
-        for d in Dimension::RATES {
-            used[d.slot()] = match d {
-                Dimension::Requests | Dimension::RequestsPerDay => 1,
-                Dimension::Tokens | Dimension::TokensPerDay => total,
-                Dimension::InputTokens => self.input_tokens,
-                Dimension::OutputTokens => self.output_tokens,
-                Dimension::Context => 0,
-            };
-        }
-        used
+        PerDimension::from_fn(|d| match d {
+            Dimension::Requests | Dimension::RequestsPerDay => 1,
+            Dimension::Tokens | Dimension::TokensPerDay => total,
+            Dimension::InputTokens => self.input_tokens,
+            Dimension::OutputTokens => self.output_tokens,
+            Dimension::Context => 0,
+        })
     }
 }
 
@@ -131,12 +153,13 @@ pub struct Settled {
 
 impl Settled {
     /// The comparison in the tokens-per-minute slot, from what was reserved and used per slot.
-    pub(crate) fn of(needs: &[u64; 6], used: &[u64; 6]) -> Settled {
-        let slot = Dimension::Tokens.slot();
+    #[doc(hidden)]
+    pub fn of(needs: &PerDimension<u64>, used: &PerDimension<u64>) -> Settled {
+        let d = Dimension::Tokens;
         Settled {
-            reserved: needs[slot],
-            used: used[slot],
-            refunded: needs[slot] as i64 - used[slot] as i64,
+            reserved: needs[d],
+            used: used[d],
+            refunded: needs[d] as i64 - used[d] as i64,
         }
     }
 }
@@ -146,7 +169,7 @@ impl Settled {
 #[must_use = "a reservation holds capacity until it is settled or released"]
 pub struct Reservation {
     ledger: Ledger,
-    needs: [u64; 6],
+    needs: PerDimension<u64>,
     check: Check,
     done: bool,
 }
@@ -162,7 +185,7 @@ impl Ledger {
             inner: Arc::new(Mutex::new(Inner {
                 state,
                 in_flight: 0,
-                held: [0; 6],
+                held: PerDimension::default(),
             })),
         }
     }
@@ -181,30 +204,12 @@ impl Ledger {
     ) -> Result<Reservation, Refused> {
         let mut g = lock(&self.inner);
         let c = check(&g.state, cost, policy, now_ms);
-        match c.verdict {
-            Verdict::Sendable => {}
-            Verdict::Queueable { wait_ms, dimension } => {
-                return Err(Refused::NotYet { wait_ms, dimension })
-            }
-            Verdict::NeverSendable {
-                dimension,
-                limit,
-                needed,
-                excess,
-            } => {
-                return Err(Refused::Never {
-                    dimension,
-                    limit,
-                    needed,
-                    excess,
-                })
-            }
+        if let Some(refused) = Refused::of(c.verdict) {
+            return Err(refused);
         }
         let needs = cost.needs(&g.state, c.input_tokens);
         g.state.take(&needs, now_ms);
-        for (h, n) in g.held.iter_mut().zip(needs) {
-            *h += n;
-        }
+        g.held = g.held.zip_with(&needs, |h, n| h + n);
         g.in_flight += 1;
         drop(g);
         Ok(Reservation {
@@ -218,7 +223,7 @@ impl Ledger {
     /// Applies a response's rate-limit headers at `now_ms`. With nothing in flight the provider's numbers replace
     /// the local buckets. With reservations in flight, the provider may not have counted them yet, so a reported
     /// `remaining` above the local level is not believed (it would admit their tokens twice); a lower one is.
-    pub fn observe(&self, obs: &Observation, now_ms: u64) {
+    pub fn observe(&self, obs: &RateLimitSnapshot, now_ms: u64) {
         let mut g = lock(&self.inner);
         if g.in_flight > 0 {
             g.state.observe_in_flight(obs, now_ms);
@@ -234,10 +239,7 @@ impl Ledger {
 
     /// Tokens held by outstanding reservations in one dimension.
     pub fn held(&self, dimension: Dimension) -> u64 {
-        if dimension == Dimension::Context {
-            return 0;
-        }
-        lock(&self.inner).held[dimension.slot()]
+        lock(&self.inner).held[dimension]
     }
 
     /// What one bucket holds at `now_ms` (`None` when the budget does not limit that dimension).
@@ -269,23 +271,17 @@ impl Ledger {
         )
     }
 
-    fn finish(&self, needs: &[u64; 6], used: Option<&[u64; 6]>, now_ms: u64) {
+    fn finish(&self, needs: &PerDimension<u64>, used: Option<&PerDimension<u64>>, now_ms: u64) {
         let mut g = lock(&self.inner);
         g.in_flight = g.in_flight.saturating_sub(1);
-        for (h, n) in g.held.iter_mut().zip(needs) {
-            *h = h.saturating_sub(*n);
-        }
+        g.held = g.held.zip_with(needs, |h, n| h.saturating_sub(*n));
         match used {
             None => g.state.give(needs),
             Some(used) => {
-                let mut refund = [0u64; 6];
-                let mut extra = [0u64; 6];
-                for i in 0..6 {
-                    refund[i] = needs[i].saturating_sub(used[i]);
-                    extra[i] = used[i].saturating_sub(needs[i]);
-                }
-                g.state.give(&refund);
-                g.state.take(&extra, now_ms);
+                g.state
+                    .give(&needs.zip_with(used, |n, u| n.saturating_sub(*u)));
+                g.state
+                    .take(&used.zip_with(needs, |u, n| u.saturating_sub(*n)), now_ms);
             }
         }
     }
@@ -299,18 +295,14 @@ impl Reservation {
 
     /// What it holds per rate dimension.
     pub fn held(&self, dimension: Dimension) -> u64 {
-        if dimension == Dimension::Context {
-            0
-        } else {
-            self.needs[dimension.slot()]
-        }
+        self.needs[dimension]
     }
 
     /// The request finished and the provider reported `usage`: give back what was reserved and not used (or take
     /// what was used beyond it).
     pub fn settle(mut self, usage: Usage, now_ms: u64) -> Settled {
         self.done = true;
-        let used = usage.per_slot();
+        let used = usage.per_dimension();
         self.ledger.finish(&self.needs, Some(&used), now_ms);
         Settled::of(&self.needs, &used)
     }

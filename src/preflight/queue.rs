@@ -10,8 +10,9 @@
 //! answer saying what happened, why, and when to come back.
 
 use super::ledger::{Ledger, Refused, Reservation};
+use super::policy::Policy;
 use super::verdict::{Cost, Verdict};
-use super::{Dimension, Policy};
+use crate::dimension::Dimension;
 use serde::Serialize;
 use std::collections::VecDeque;
 

@@ -36,9 +36,10 @@
 //! one (Gemini: [`GEMINI_IMAGE_TILE`] = 258 per image) and the estimate is flagged incomplete, with the JSON
 //! pointer of each unpriced part.
 
+use super::error::{count_from_f64, PreflightError};
 use super::verdict::{Band, Cost};
-use super::{count_from_f64, Error};
 use crate::estimate::{Estimate, Estimator};
+use crate::names::{same_name, UnknownName};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
 use serde::Serialize;
@@ -75,6 +76,18 @@ pub const GEMINI_PER_CONTENT: u64 = 4;
 /// Gemini: an image up to 384 pixels both ways, and each 768×768 tile of a larger one (documented).
 pub const GEMINI_IMAGE_TILE: u64 = 258;
 
+impl std::str::FromStr for Api {
+    type Err = UnknownName;
+    /// Parses an API's name (`open_ai_chat`, `open_ai_responses`, `anthropic_messages`,
+    /// `gemini_generate_content`; `-` for `_` too).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Api::ALL
+            .into_iter()
+            .find(|a| same_name(a.name(), s))
+            .ok_or_else(|| UnknownName::new("api", "APIs", s, &Api::NAMES))
+    }
+}
+
 /// Which API a request body is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -90,6 +103,27 @@ pub enum Api {
 }
 
 impl Api {
+    /// Every API, in the order they are listed.
+    pub const ALL: [Api; 4] = [
+        Api::OpenAiChat,
+        Api::OpenAiResponses,
+        Api::AnthropicMessages,
+        Api::GeminiGenerateContent,
+    ];
+
+    /// Every API's name, in [`Api::ALL`] order.
+    pub const NAMES: [&'static str; 4] = [
+        "open_ai_chat",
+        "open_ai_responses",
+        "anthropic_messages",
+        "gemini_generate_content",
+    ];
+
+    /// The API's name in JSON (`open_ai_chat`, `anthropic_messages`, ...).
+    pub const fn name(self) -> &'static str {
+        Api::NAMES[self as usize]
+    }
+
     /// Recognizes the API from the body's shape: `contents` is Gemini; `input` or `instructions` is Responses;
     /// `messages` is Anthropic when there is a top-level `system`, a tool with `input_schema`, an Anthropic
     /// content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI chat.
@@ -189,8 +223,9 @@ pub fn estimate_request(
     body: &str,
     api: Option<Api>,
     profile: Option<Profile>,
-) -> Result<RequestEstimate, Error> {
-    let v: Value = serde_json::from_str(body).map_err(|e| Error::NotJson(e.to_string()))?;
+) -> Result<RequestEstimate, PreflightError> {
+    let v: Value =
+        serde_json::from_str(body).map_err(|e| PreflightError::NotJson(e.to_string()))?;
     estimate_request_value(&v, api, profile)
 }
 
@@ -199,7 +234,7 @@ pub fn estimate_request_value(
     body: &Value,
     api: Option<Api>,
     profile: Option<Profile>,
-) -> Result<RequestEstimate, Error> {
+) -> Result<RequestEstimate, PreflightError> {
     estimate_request_priced(body, api, profile.map(Tables::from))
 }
 
@@ -209,7 +244,7 @@ pub fn estimate_request_priced(
     body: &Value,
     api: Option<Api>,
     tables: Option<Tables<'_>>,
-) -> Result<RequestEstimate, Error> {
+) -> Result<RequestEstimate, PreflightError> {
     if !body.is_object() {
         return Err(shape("", "a JSON object (a request body)"));
     }
@@ -287,8 +322,8 @@ pub fn estimate_request_priced(
     })
 }
 
-fn shape(path: &str, expected: &str) -> Error {
-    Error::WrongShape {
+fn shape(path: &str, expected: &str) -> PreflightError {
+    PreflightError::WrongShape {
         path: if path.is_empty() {
             "/".into()
         } else {
@@ -298,7 +333,7 @@ fn shape(path: &str, expected: &str) -> Error {
     }
 }
 
-fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, Error> {
+fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, PreflightError> {
     for p in paths {
         match body.pointer(p) {
             None | Some(Value::Null) => continue,
@@ -324,7 +359,7 @@ struct Walker {
     fed: bool,
 }
 
-fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], Error> {
+fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], PreflightError> {
     v.as_array()
         .map(Vec::as_slice)
         .ok_or_else(|| shape(path, what))
@@ -332,7 +367,9 @@ fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], Error> {
 
 /// The `messages` array of a chat body (OpenAI chat, Anthropic), each with its JSON pointer; every one an object.
 /// Checked lazily, so errors come in the order the walk meets them.
-fn messages(body: &Value) -> Result<impl Iterator<Item = Result<(String, &Value), Error>>, Error> {
+fn messages(
+    body: &Value,
+) -> Result<impl Iterator<Item = Result<(String, &Value), PreflightError>>, PreflightError> {
     let msgs = body
         .get("messages")
         .ok_or_else(|| shape("/messages", "an array of messages"))?;
@@ -361,7 +398,7 @@ impl Walker {
         self.fed = true;
     }
 
-    fn string_at(&mut self, v: &Value, path: &str) -> Result<(), Error> {
+    fn string_at(&mut self, v: &Value, path: &str) -> Result<(), PreflightError> {
         match v {
             Value::String(s) => {
                 self.text(s);
@@ -388,7 +425,7 @@ impl Walker {
 
     // ---- OpenAI chat completions ------------------------------------------------------------------------------
 
-    fn openai_chat(&mut self, body: &Value) -> Result<(), Error> {
+    fn openai_chat(&mut self, body: &Value) -> Result<(), PreflightError> {
         for msg in messages(body)? {
             let (p, m) = msg?;
             match m.get("role") {
@@ -449,7 +486,7 @@ impl Walker {
         self.openai_tools(&defs)
     }
 
-    fn openai_content(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+    fn openai_content(&mut self, c: &Value, p: &str) -> Result<(), PreflightError> {
         match c {
             Value::Null => Ok(()),
             Value::String(s) => {
@@ -490,7 +527,7 @@ impl Walker {
         }
     }
 
-    fn openai_tools(&mut self, defs: &[(&Value, String)]) -> Result<(), Error> {
+    fn openai_tools(&mut self, defs: &[(&Value, String)]) -> Result<(), PreflightError> {
         if defs.is_empty() {
             return Ok(());
         }
@@ -516,7 +553,7 @@ impl Walker {
     }
 
     /// A JSON schema's properties, rendered the way OpenAI renders them; returns the structural overhead.
-    fn schema(&mut self, s: &Value, p: &str) -> Result<i64, Error> {
+    fn schema(&mut self, s: &Value, p: &str) -> Result<i64, PreflightError> {
         let Some(props) = s.get("properties") else {
             return Ok(0);
         };
@@ -558,7 +595,7 @@ impl Walker {
 
     // ---- OpenAI Responses -------------------------------------------------------------------------------------
 
-    fn openai_responses(&mut self, body: &Value) -> Result<(), Error> {
+    fn openai_responses(&mut self, body: &Value) -> Result<(), PreflightError> {
         if let Some(ins) = body.get("instructions") {
             if !ins.is_null() {
                 self.string_at(ins, "/instructions")?;
@@ -619,7 +656,7 @@ impl Walker {
 
     // ---- Anthropic Messages -----------------------------------------------------------------------------------
 
-    fn anthropic(&mut self, body: &Value) -> Result<(), Error> {
+    fn anthropic(&mut self, body: &Value) -> Result<(), PreflightError> {
         match body.get("system") {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) => self.text(s),
@@ -668,7 +705,7 @@ impl Walker {
         Ok(())
     }
 
-    fn anthropic_content(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+    fn anthropic_content(&mut self, c: &Value, p: &str) -> Result<(), PreflightError> {
         match c {
             Value::Null => Ok(()),
             Value::String(s) => {
@@ -709,7 +746,7 @@ impl Walker {
 
     // ---- Gemini generateContent -------------------------------------------------------------------------------
 
-    fn gemini(&mut self, body: &Value) -> Result<(), Error> {
+    fn gemini(&mut self, body: &Value) -> Result<(), PreflightError> {
         let sys = body
             .get("systemInstruction")
             .or_else(|| body.get("system_instruction"));
@@ -766,7 +803,7 @@ impl Walker {
         Ok(())
     }
 
-    fn gemini_parts(&mut self, c: &Value, p: &str) -> Result<(), Error> {
+    fn gemini_parts(&mut self, c: &Value, p: &str) -> Result<(), PreflightError> {
         let parts = match c.get("parts") {
             Some(parts) => arr(parts, &format!("{p}/parts"), "an array of parts")?,
             None if c.is_object() => return Err(shape(&format!("{p}/parts"), "an array of parts")),

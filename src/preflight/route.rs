@@ -4,9 +4,10 @@
 //! Each candidate carries its own [`Cost`]: the same text counts differently under different tokenizers, and
 //! providers charge output caps differently.
 
+use super::policy::Policy;
 use super::state::State;
 use super::verdict::{check, Check, Cost, Verdict};
-use super::{Dimension, Policy};
+use crate::dimension::Dimension;
 use serde::Serialize;
 
 /// One provider or key to consider, in preference order.

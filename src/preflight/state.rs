@@ -6,8 +6,8 @@
 //! reset, and at the nominal rate after it.
 
 use super::budget::Budget;
-use super::verdict::{self, Check, Cost};
-use super::{Dimension, Policy};
+use crate::dimension::{Dimension, PerDimension};
+use crate::headers::RateLimitSnapshot;
 use serde::Serialize;
 
 /// One continuous token bucket.
@@ -160,55 +160,12 @@ fn wait_after(now: u64, done_after: f64, now_ms: u64) -> u64 {
         .max(1)
 }
 
-/// What one response said about one dimension. Every field is optional: absent means unknown, never zero.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Observed {
-    /// The limit the provider reported.
-    pub limit: Option<u64>,
-    /// What is left now.
-    pub remaining: Option<u64>,
-    /// Milliseconds until the bucket is full again.
-    pub reset_ms: Option<u64>,
-}
-
-/// What one response's rate-limit headers said, per dimension, converted to durations with the caller's `now_ms`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Observation {
-    /// Requests.
-    pub requests: Observed,
-    /// Tokens (combined).
-    pub tokens: Observed,
-    /// Input tokens.
-    pub input_tokens: Observed,
-    /// Output tokens.
-    pub output_tokens: Observed,
-    /// `retry-after` (or `retry-after-ms`): nothing is admitted before this many milliseconds from now.
-    pub retry_after_ms: Option<u64>,
-}
-
-impl From<&crate::headers::RateLimitSnapshot> for Observation {
-    fn from(s: &crate::headers::RateLimitSnapshot) -> Observation {
-        let conv = |d: &crate::headers::DimensionState| Observed {
-            limit: d.limit,
-            remaining: d.remaining,
-            reset_ms: d.reset_ms,
-        };
-        Observation {
-            requests: conv(&s.requests),
-            tokens: conv(&s.tokens),
-            input_tokens: conv(&s.input_tokens),
-            output_tokens: conv(&s.output_tokens),
-            retry_after_ms: s.retry_after_ms,
-        }
-    }
-}
-
 /// A key's budget and what is left of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct State {
     /// The limits and reservation rules.
     pub budget: Budget,
-    buckets: [Option<Bucket>; 6],
+    buckets: PerDimension<Option<Bucket>>,
     /// Nothing is admitted before this time (a `retry-after`).
     pub blocked_until_ms: u64,
 }
@@ -216,12 +173,12 @@ pub struct State {
 impl State {
     /// A state with every bucket full at `now_ms`.
     pub fn new(budget: Budget, now_ms: u64) -> State {
-        let mut buckets: [Option<Bucket>; 6] = Default::default();
-        for d in Dimension::RATES {
-            if let Some(l) = budget.limit(d) {
-                buckets[d.slot()] = Some(Bucket::full(l, d.window_ms(), now_ms));
-            }
-        }
+        let buckets = PerDimension::from_fn(|d| match d {
+            Dimension::Context => None,
+            _ => budget
+                .limit(d)
+                .map(|l| Bucket::full(l, d.window_ms(), now_ms)),
+        });
         State {
             budget,
             buckets,
@@ -231,40 +188,41 @@ impl State {
 
     /// The bucket for a rate dimension, if the budget limits it.
     pub fn bucket(&self, dimension: Dimension) -> Option<&Bucket> {
-        self.buckets.get(dimension.slot()).and_then(Option::as_ref)
+        self.buckets[dimension].as_ref()
     }
 
     /// Replaces (or removes) the bucket of a rate dimension: how a state stored elsewhere (the Redis ledger) is
     /// loaded back. The context window has no bucket and is left alone.
-    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
-    pub(crate) fn set_bucket(&mut self, dimension: Dimension, bucket: Option<Bucket>) {
-        if let Some(slot) = self.buckets.get_mut(dimension.slot()) {
-            *slot = bucket;
+    #[doc(hidden)]
+    pub fn set_bucket(&mut self, dimension: Dimension, bucket: Option<Bucket>) {
+        if dimension != Dimension::Context {
+            self.buckets[dimension] = bucket;
         }
     }
 
-    pub(crate) fn bucket_mut(&mut self, dimension: Dimension) -> Option<&mut Bucket> {
-        self.buckets
-            .get_mut(dimension.slot())
-            .and_then(Option::as_mut)
+    #[doc(hidden)]
+    pub fn bucket_mut(&mut self, dimension: Dimension) -> Option<&mut Bucket> {
+        self.buckets[dimension].as_mut()
     }
 
     /// Applies what a response reported, at `now_ms`. Headers take precedence over the local model; a dimension
     /// the budget did not know gets a bucket from the reported limit. For Anthropic, whose `tokens` headers
     /// report the most restrictive token limit, the combined `tokens` values are used only when the budget has a
     /// tokens-per-minute limit.
-    pub fn observe(&mut self, obs: &Observation, now_ms: u64) {
-        let pairs = [
-            (Dimension::Requests, obs.requests),
-            (Dimension::Tokens, obs.tokens),
-            (Dimension::InputTokens, obs.input_tokens),
-            (Dimension::OutputTokens, obs.output_tokens),
-        ];
-        for (d, o) in pairs {
-            if o == Observed::default() {
+    pub fn observe(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
+        for d in [
+            Dimension::Requests,
+            Dimension::Tokens,
+            Dimension::InputTokens,
+            Dimension::OutputTokens,
+        ] {
+            let Some(&o) = obs.dimension(d) else {
+                continue;
+            };
+            if o.is_unknown() {
                 continue;
             }
-            let slot = &mut self.buckets[d.slot()];
+            let slot = &mut self.buckets[d];
             if slot.is_none() {
                 match (o.limit.filter(|l| *l > 0), d) {
                     (Some(l), _)
@@ -288,20 +246,14 @@ impl State {
     /// Applies a response's headers while reservations are still in flight: the provider's `remaining` may not
     /// count requests it has not seen yet, so a reported level above the local one (which does count them) is
     /// not believed; a lower one (other callers share the key) is. Never admits more than either side allows.
-    pub fn observe_in_flight(&mut self, obs: &Observation, now_ms: u64) {
+    pub fn observe_in_flight(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
         let before: Vec<Option<f64>> = Dimension::RATES
             .iter()
             .map(|d| self.bucket(*d).map(|b| b.available(now_ms)))
             .collect();
         self.observe(obs, now_ms);
         for (d, prior) in Dimension::RATES.iter().zip(before) {
-            let reported = match d {
-                Dimension::Requests => obs.requests.remaining,
-                Dimension::Tokens => obs.tokens.remaining,
-                Dimension::InputTokens => obs.input_tokens.remaining,
-                Dimension::OutputTokens => obs.output_tokens.remaining,
-                _ => None,
-            };
+            let reported = obs.dimension(*d).and_then(|o| o.remaining);
             if let (Some(prior), Some(_), Some(b)) = (prior, reported, self.bucket_mut(*d)) {
                 if b.available(now_ms) > prior {
                     b.level = prior;
@@ -311,37 +263,32 @@ impl State {
         }
     }
 
-    /// Checks a request's cost at `now_ms` under a policy. Same as [`verdict::check`].
-    pub fn check(&self, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
-        verdict::check(self, cost, policy, now_ms)
-    }
-
     /// Takes what a request needs from every bucket at `now_ms` (the caller has checked it fits).
-    pub fn take(&mut self, needs: &[u64; 6], now_ms: u64) {
+    pub fn take(&mut self, needs: &PerDimension<u64>, now_ms: u64) {
         for d in Dimension::RATES {
             if let Some(b) = self.bucket_mut(d) {
-                b.take(needs[d.slot()], now_ms);
+                b.take(needs[d], now_ms);
             }
         }
     }
 
     /// Gives amounts back to every bucket (refunds).
-    pub fn give(&mut self, amounts: &[u64; 6]) {
+    pub fn give(&mut self, amounts: &PerDimension<u64>) {
         for d in Dimension::RATES {
             if let Some(b) = self.bucket_mut(d) {
-                b.give(amounts[d.slot()]);
+                b.give(amounts[d]);
             }
         }
     }
 
     /// Milliseconds of refill the needs represent at the nominal rates: the slowest dimension's. This is how much
     /// "work" a queued request stands for.
-    pub fn work_ms(&self, needs: &[u64; 6]) -> u64 {
+    pub fn work_ms(&self, needs: &PerDimension<u64>) -> u64 {
         let mut w = 0.0f64;
         for d in Dimension::RATES {
             if let Some(b) = self.bucket(d) {
                 if b.rate_per_ms > 0.0 {
-                    w = w.max(needs[d.slot()] as f64 / b.rate_per_ms);
+                    w = w.max(needs[d] as f64 / b.rate_per_ms);
                 }
             }
         }

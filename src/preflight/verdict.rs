@@ -4,8 +4,9 @@
 //! of answer: a [`Verdict::Queueable`] clears by waiting `wait_ms`; a [`Verdict::NeverSendable`] never clears, and
 //! says by how many tokens the request must shrink.
 
+use super::policy::Policy;
 use super::state::State;
-use super::{Dimension, Policy};
+use crate::dimension::{Dimension, PerDimension};
 use crate::estimate::Estimate;
 use serde::Serialize;
 
@@ -96,12 +97,12 @@ impl Cost {
     }
 
     /// What the request needs in every rate dimension (indexed by slot), with `input` prompt tokens.
-    pub(crate) fn needs(&self, state: &State, input: u64) -> [u64; 6] {
-        let mut n = [0u64; 6];
-        for d in Dimension::RATES {
-            n[d.slot()] = state.budget.needed(d, input, self.max_output);
-        }
-        n
+    #[doc(hidden)]
+    pub fn needs(&self, state: &State, input: u64) -> PerDimension<u64> {
+        PerDimension::from_fn(|d| match d {
+            Dimension::Context => 0,
+            _ => state.budget.needed(d, input, self.max_output),
+        })
     }
 }
 
@@ -247,7 +248,7 @@ impl Check {
 pub fn verdict_at(state: &State, cost: &Cost, input: u64, now_ms: u64) -> (Verdict, u64) {
     let budget = &state.budget;
     // Never: context first, then every rate limit in order.
-    if let Some(window) = budget.context_window {
+    if let Some(window) = budget.limit(Dimension::Context) {
         let needed = budget.needed(Dimension::Context, input, cost.max_output);
         if needed > window {
             return never(Dimension::Context, window, needed);
@@ -256,7 +257,7 @@ pub fn verdict_at(state: &State, cost: &Cost, input: u64, now_ms: u64) -> (Verdi
     let needs = cost.needs(state, input);
     for d in Dimension::RATES {
         if let Some(b) = state.bucket(d) {
-            let needed = needs[d.slot()];
+            let needed = needs[d];
             if needed > b.limit {
                 return never(d, b.limit, needed);
             }
@@ -271,7 +272,7 @@ pub fn verdict_at(state: &State, cost: &Cost, input: u64, now_ms: u64) -> (Verdi
             if token_dim.is_none() && d != Dimension::Requests && d != Dimension::RequestsPerDay {
                 token_dim = Some(d);
             }
-            let w = b.wait_ms(needs[d.slot()], now_ms).unwrap_or(u64::MAX);
+            let w = b.wait_ms(needs[d], now_ms).unwrap_or(u64::MAX);
             if w > wait {
                 wait = w;
                 dim = Some(d);
@@ -282,8 +283,8 @@ pub fn verdict_at(state: &State, cost: &Cost, input: u64, now_ms: u64) -> (Verdi
         .filter(|d| *d != Dimension::Requests && *d != Dimension::RequestsPerDay)
         .or(token_dim)
     {
-        Some(d) => needs[d.slot()],
-        None => needs[Dimension::Tokens.slot()],
+        Some(d) => needs[d],
+        None => needs[Dimension::Tokens],
     };
     let blocked = state.blocked_until_ms.saturating_sub(now_ms);
     if blocked > wait {
@@ -314,9 +315,16 @@ fn never(dimension: Dimension, limit: u64, needed: u64) -> (Verdict, u64) {
     )
 }
 
-/// Checks a request's cost against a key's state at `now_ms`, deciding on the policy's point of the band and
-/// saying whether the same kind of verdict holds at both ends.
-pub fn check(state: &State, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
+impl State {
+    /// Checks a request's cost against this key's state at `now_ms`, deciding on the policy's point of the band
+    /// and saying whether the same kind of verdict holds at both ends.
+    pub fn check(&self, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
+        check(self, cost, policy, now_ms)
+    }
+}
+
+/// Checks a request's cost against a key's state at `now_ms` ([`State::check`]).
+pub(crate) fn check(state: &State, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
     let input = cost.input.at(policy);
     let (verdict, needed) = verdict_at(state, cost, input, now_ms);
     let kind_at = |n: u64| {
@@ -336,7 +344,7 @@ pub fn check(state: &State, cost: &Cost, policy: Policy, now_ms: u64) -> Check {
         reserved_output: budget.reservation.reserved_output(
             cost.max_output,
             input,
-            budget.context_window,
+            budget.limit(Dimension::Context),
         ),
         needed,
         at_low,

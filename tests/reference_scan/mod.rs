@@ -5,9 +5,9 @@
 //! (`kind::of_code_point`), not from the scanner's tables.
 #![allow(dead_code, clippy::needless_range_loop)]
 
-use llm_preflight::scan::kind::*;
-pub use llm_preflight::scan::Features;
-use llm_preflight::scan::{f, Class, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, NF};
+use llm_preflight::internals::scan::kind::*;
+pub use llm_preflight::internals::scan::Features;
+use llm_preflight::internals::scan::{f, Class, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, NF};
 
 /// The reference's streaming face: it keeps every byte and reads them all at the end, invalid UTF-8 replaced as
 /// `String::from_utf8_lossy` does (which is what the scanner's `feed_bytes` promises).

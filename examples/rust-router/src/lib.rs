@@ -26,10 +26,9 @@ use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::rt::TokioIo;
-use llm_preflight::headers::RateLimitSnapshot;
-use llm_preflight::preflight::{
-    estimate_request, AdmissionQueue, Budget, Cost, Dimension, Ledger, Observation, Offer, Policy,
-    Reservation, Shed, ShedReason, Usage, Verdict,
+use llm_preflight::{
+    estimate_request, AdmissionQueue, Budget, Cost, Dimension, Ledger, Offer, Policy,
+    RateLimitSnapshot, Reservation, Shed, ShedReason, Usage, Verdict,
 };
 use serde_json::{json, Value};
 use std::convert::Infallible;
@@ -160,10 +159,7 @@ impl Router {
     /// A router with full buckets now. Call [`Router::serve`] (or [`spawn`]) to accept connections.
     pub fn new(config: Config) -> Router {
         let epoch = Instant::now();
-        let ledger = Ledger::new(llm_preflight::preflight::State::new(
-            config.budget.clone(),
-            0,
-        ));
+        let ledger = Ledger::new(llm_preflight::State::new(config.budget.clone(), 0));
         let queue = AdmissionQueue::new(ledger.clone(), config.policy, config.max_queue_ms);
         Router {
             shared: Arc::new(Shared {
@@ -422,7 +418,7 @@ impl Router {
             return;
         }
         let now = self.now_ms();
-        let mut obs = Observation::from(snapshot);
+        let mut obs = *snapshot;
         if self.ledger().in_flight() > 0 {
             for (d, o) in [
                 (Dimension::Tokens, &mut obs.tokens),

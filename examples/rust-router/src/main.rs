@@ -4,16 +4,17 @@
 //! `TPM` (default 10000), `RPM` (optional), `PORT` (default 8080), `POLICY` (median, conservative, optimistic;
 //! default conservative). Listens on 127.0.0.1 only.
 
-use llm_preflight::preflight::{Budget, Policy, Provider};
+use llm_preflight::{Budget, Policy, Provider};
 use rust_router::{spawn, Config};
 use std::net::{Ipv4Addr, SocketAddr};
+use std::num::NonZeroU64;
 
-fn env_u64(name: &str, default: Option<u64>) -> Option<u64> {
+fn env_limit(name: &str, default: Option<NonZeroU64>) -> Option<NonZeroU64> {
     match std::env::var(name) {
         Ok(v) => match v.trim().parse() {
             Ok(n) => Some(n),
             Err(_) => {
-                eprintln!("{name}={v:?} is not a whole number");
+                eprintln!("{name}={v:?} is not a whole number of at least 1");
                 std::process::exit(2);
             }
         },
@@ -32,10 +33,10 @@ async fn main() {
         }
     };
     let mut budget = Budget::new(Provider::OpenAi);
-    if let Some(tpm) = env_u64("TPM", Some(10_000)) {
+    if let Some(tpm) = env_limit("TPM", NonZeroU64::new(10_000)) {
         budget = budget.tokens_per_minute(tpm);
     }
-    if let Some(rpm) = env_u64("RPM", None) {
+    if let Some(rpm) = env_limit("RPM", None) {
         budget = budget.requests_per_minute(rpm);
     }
     let mut config = Config::new(upstream, budget);
@@ -48,7 +49,7 @@ async fn main() {
             }
         };
     }
-    let port = env_u64("PORT", Some(8080)).unwrap_or(8080) as u16;
+    let port = env_limit("PORT", NonZeroU64::new(8080)).map_or(8080, NonZeroU64::get) as u16;
     let upstream = config.upstream.clone();
     match spawn(config, SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await {
         Ok(running) => {

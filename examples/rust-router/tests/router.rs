@@ -5,9 +5,7 @@
 use hyper::body::Bytes;
 use hyper::header::HeaderMap;
 use hyper::{StatusCode, Uri};
-use llm_preflight::preflight::{
-    estimate_request, Budget, Dimension, Policy, Provider, State, Verdict,
-};
+use llm_preflight::{estimate_request, Budget, Dimension, Policy, Provider, State, Verdict};
 use rust_router::{post, spawn, Config, Running};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -15,6 +13,11 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
+}
 
 /// The whole of any one test.
 const TEST_BOUND: Duration = Duration::from_secs(60);
@@ -181,7 +184,7 @@ fn upstream_charge(content: &str, max_tokens: u64) -> u64 {
 async fn never_sendable_is_413_at_once_and_never_reaches_the_upstream() {
     tokio::time::timeout(TEST_BOUND, async {
         let mut up = Upstream::start(10_000, 1_000);
-        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(10_000);
+        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(10_000));
         let r = router(up.url.clone(), budget.clone(), Policy::Median).await;
 
         // A short prompt whose output cap alone is beyond the whole minute: the reservation counts.
@@ -240,7 +243,7 @@ async fn a_burst_beyond_the_bucket_is_held_then_succeeds() {
         // bucket, the seventh must wait about 3 s for the refill.
         const TPM: u64 = 60_000;
         let mut up = Upstream::start(TPM, 1_000);
-        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(TPM);
+        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(TPM));
         // The conservative policy queues each request at its band's high end (about 1.45x the median for this
         // long prose), so the queue projects more work ahead than the upstream will charge: about 31 s for this
         // burst, past the default 30 s bound and 20 s deadline. Settling at the true usage hands the difference
@@ -312,7 +315,7 @@ async fn an_upstream_429_is_retried_after_its_retry_after() {
         // 100 tokens a second) refuses whichever of two simultaneous requests comes second, with retry-after.
         const TPM: u64 = 6_000;
         let mut up = Upstream::start(TPM, 1_000);
-        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(1_000_000);
+        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(1_000_000));
         let r = router(up.url.clone(), budget, Policy::Median).await;
 
         let a = prose(24_900, 11);
@@ -358,7 +361,7 @@ async fn rate_limit_headers_are_read_back_after_each_response() {
         // Configured with a limit far above the key's real one and no request limit: the first response's
         // x-ratelimit-* headers replace both.
         let mut up = Upstream::start(5_000, 100);
-        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(1_000_000);
+        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(1_000_000));
         let r = router(up.url.clone(), budget, Policy::Median).await;
         let ledger = r.router.ledger();
         let before = ledger.snapshot();
@@ -418,7 +421,7 @@ async fn assert_released(r: &Running, limit: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_upstream_releases_the_reservation() {
     tokio::time::timeout(TEST_BOUND, async {
-        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(10_000);
+        let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(10_000));
         let body = chat(&prose(2_000, 5), 500);
 
         // Nothing listens: connection refused.

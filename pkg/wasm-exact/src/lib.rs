@@ -3,7 +3,7 @@
 
 #![forbid(unsafe_code)]
 
-use llm_preflight::exact::ExactCounter as Core;
+use llm_preflight::ExactCounter as Core;
 use llm_preflight::Profile;
 use wasm_bindgen::prelude::*;
 

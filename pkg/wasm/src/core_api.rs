@@ -1,14 +1,13 @@
 //! The lazy module's preflight exports: checks, headers, the ledger and the queue. Arguments are plain numbers,
 //! strings and arrays; results are JSON text.
 
-use crate::{dimension_of, err, js_string, ms, profile_of, EstimateOut, JsResult};
-use llm_preflight::headers::{parse_duration_ms, RateLimitSnapshot};
-use llm_preflight::preflight::{
-    self, AdmissionQueue as CoreQueue, Band, Budget, Check, Cost, Dimension, Ledger as CoreLedger,
-    Observation, Observed, Offer, Policy, Provider, Reservation as CoreReservation, State, Summary,
-    Usage,
-};
+use crate::{err, js_string, ms, name_of, profile_of, EstimateOut, JsResult};
 use llm_preflight::Estimate;
+use llm_preflight::{
+    check_request, parse_duration_ms, AdmissionQueue as CoreQueue, Band, Budget, Check, CheckInput,
+    Cost, Dimension, Ledger as CoreLedger, Offer, Policy, PreflightError, Provider,
+    RateLimitSnapshot, Reservation as CoreReservation, State, Summary, Usage, VerdictKind,
+};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -18,16 +17,8 @@ fn to_json<T: Serialize>(v: &T) -> JsResult<String> {
     serde_json::to_string(v).map_err(err)
 }
 
-fn provider_of(name: &str) -> JsResult<Provider> {
-    Provider::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
-        err(format_args!(
-            "unknown provider {name:?}: the providers are open_ai, azure_open_ai, groq, cerebras, anthropic, gemini, open_ai_compatible"
-        ))
-    })
-}
-
 fn policy_of(name: Option<&str>) -> JsResult<Policy> {
-    name.map_or(Ok(Policy::Median), |p| Policy::from_name(p).map_err(err))
+    name.map_or(Ok(Policy::Median), name_of)
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -47,7 +38,7 @@ const LIMITS: [Dimension; 7] = [
 /// A key's budget: a provider name (default open_ai_compatible) and the limits in [`LIMITS`] order.
 fn budget(provider: Option<&str>, limits: &[f64]) -> JsResult<Budget> {
     let provider = match provider {
-        Some(p) => provider_of(p)?,
+        Some(p) => name_of(p)?,
         None => Provider::OpenAiCompatible,
     };
     if limits.len() != LIMITS.len() {
@@ -58,17 +49,14 @@ fn budget(provider: Option<&str>, limits: &[f64]) -> JsResult<Budget> {
         if v.is_nan() {
             continue;
         }
-        // `Budget::try_with`'s rule, with the rejected value written by JavaScript (see `ms`).
-        if !llm_preflight::preflight::is_whole_count(v) {
-            return Err(err(preflight::Error::InvalidLimit {
-                dimension: d,
+        // The core's rule; a rejected value written as JavaScript writes it (see `ms`).
+        b = b.try_with(d, v).map_err(|e| match e {
+            PreflightError::InvalidLimit { dimension, .. } => err(PreflightError::InvalidLimit {
+                dimension,
                 value: js_string(v),
-            }));
-        }
-        if v == 0.0 {
-            return Err(err(preflight::Error::ZeroLimit { dimension: d }));
-        }
-        b = b.with(d, v as u64);
+            }),
+            e => err(e),
+        })?;
     }
     Ok(b)
 }
@@ -117,22 +105,22 @@ struct CheckOut<'a> {
     policy: Policy,
     input_tokens: u64,
     reserved_output: u64,
-    at_low: preflight::VerdictKind,
-    at_high: preflight::VerdictKind,
+    at_low: VerdictKind,
+    at_high: VerdictKind,
     holds_across_band: bool,
     incomplete: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     estimate: Option<EstimateOut<'a>>,
 }
 
-fn check_out<'a>(c: &Check, state: &State, estimate: Option<&'a Estimate>) -> CheckOut<'a> {
+fn check_out<'a>(c: &Check, summary: Summary, estimate: Option<&'a Estimate>) -> CheckOut<'a> {
     let Summary {
         verdict,
         wait_ms,
         dimension,
         limit,
         excess,
-    } = c.summary(state);
+    } = summary;
     CheckOut {
         verdict,
         wait_ms,
@@ -153,7 +141,8 @@ fn check_out<'a>(c: &Check, state: &State, estimate: Option<&'a Estimate>) -> Ch
 
 /// `llm-preflight check` at `now` for a prompt `text` (estimated with `profile` or `model`), or, when `cost` is
 /// not empty, for a request whose cost the JSON module worked out (the result then has no `estimate`; the
-/// wrapper adds the request's). `limits` as for [`Ledger::new`]; `headers` as `[name, value, ...]`.
+/// wrapper adds the request's). `limits` as for [`Ledger::new`]; `headers` as `[name, value, ...]`. The core's
+/// [`check_request`] decides, as for the CLI.
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn check(
@@ -173,51 +162,31 @@ pub fn check(
     now: f64,
 ) -> JsResult<String> {
     let now = ms("now", now)?;
-    let budget = budget(provider.as_deref(), limits)?;
     let chosen = profile_of(profile.as_deref(), model.as_deref())?;
     let duration = |what: &str, v: &Option<String>| -> JsResult<Option<u64>> {
         v.as_deref()
             .map(|s| parse_duration_ms(s).map_err(|e| err(format_args!("{what} {s:?}: {e}"))))
             .transpose()
     };
-    let reset_tokens = duration("reset_tokens", &reset_tokens)?;
-    let reset_requests = duration("reset_requests", &reset_requests)?;
     let count = |what: &str, v: Option<f64>| v.map(|x| ms(what, x)).transpose();
-    let mut state = State::new(budget, now);
-    if !headers.is_empty() {
-        let parsed = RateLimitSnapshot::from_headers(pairs(&headers), now);
-        if let Some(bad) = parsed.malformed.first() {
-            return Err(err(bad));
-        }
-        state.observe(&Observation::from(&parsed.snapshot), now);
-    }
-    let flags = Observation {
-        tokens: Observed {
-            limit: None,
-            remaining: count("remaining_tokens", remaining_tokens)?,
-            reset_ms: reset_tokens,
-        },
-        requests: Observed {
-            limit: None,
-            remaining: count("remaining_requests", remaining_requests)?,
-            reset_ms: reset_requests,
-        },
-        ..Observation::default()
+    let input = CheckInput {
+        remaining_tokens: count("remaining_tokens", remaining_tokens)?,
+        remaining_requests: count("remaining_requests", remaining_requests)?,
+        reset_tokens_ms: duration("reset_tokens", &reset_tokens)?,
+        reset_requests_ms: duration("reset_requests", &reset_requests)?,
+        max_tokens: count("max_tokens", max_tokens)?,
+        policy: policy_of(policy.as_deref())?,
+        ..CheckInput::new(budget(provider.as_deref(), limits)?)
     };
-    state.observe(&flags, now);
-    let (est, mut cost) = if cost.is_empty() {
+    let (est, cost) = if cost.is_empty() {
         let e = llm_preflight::estimate(text, chosen.unwrap_or_default());
         let c = Cost::estimated(&e);
         (Some(e), c)
     } else {
         (None, cost_of(cost)?)
     };
-    if let Some(m) = count("max_tokens", max_tokens)? {
-        cost.max_output = Some(m);
-    }
-    let policy = policy_of(policy.as_deref())?;
-    let c = state.check(&cost, policy, now);
-    to_json(&check_out(&c, &state, est.as_ref()))
+    let out = check_request(&input, pairs(&headers), cost, now).map_err(err)?;
+    to_json(&check_out(&out.check, out.summary, est.as_ref()))
 }
 
 #[derive(Serialize)]
@@ -280,7 +249,7 @@ impl Ledger {
         let cost = cost_of(cost)?;
         let policy = policy_of(policy.as_deref())?;
         let c = self.inner.check(&cost, policy, ms("now", now)?);
-        to_json(&check_out(&c, &self.inner.snapshot(), None))
+        to_json(&check_out(&c, c.summary(&self.inner.snapshot()), None))
     }
 
     /// Reserves a cost if it fits now.
@@ -291,7 +260,11 @@ impl Ledger {
         let now = ms("now", now)?;
         Ok(match self.inner.try_reserve(&cost, policy, now) {
             Ok(r) => Outcome {
-                json: to_json(&check_out(r.check(), &self.inner.snapshot(), None))?,
+                json: to_json(&check_out(
+                    r.check(),
+                    r.check().summary(&self.inner.snapshot()),
+                    None,
+                ))?,
                 reservations: vec![r],
             },
             Err(refused) => Outcome {
@@ -305,7 +278,7 @@ impl Ledger {
     pub fn observe(&self, headers: Vec<String>, now: f64) -> JsResult<String> {
         let now = ms("now", now)?;
         let (snap, out) = parse_headers(&headers, now);
-        self.inner.observe(&Observation::from(&snap), now);
+        self.inner.observe(&snap, now);
         to_json(&out)
     }
 
@@ -317,14 +290,14 @@ impl Ledger {
 
     /// Tokens held by outstanding reservations in one dimension.
     pub fn held(&self, dimension: &str) -> JsResult<f64> {
-        Ok(self.inner.held(dimension_of(dimension)?) as f64)
+        Ok(self.inner.held(name_of::<Dimension>(dimension)?) as f64)
     }
 
     /// What one bucket holds at `now` (`undefined` when the budget does not limit that dimension).
     pub fn available(&self, dimension: &str, now: f64) -> JsResult<Option<f64>> {
         Ok(self
             .inner
-            .available(dimension_of(dimension)?, ms("now", now)?))
+            .available(name_of::<Dimension>(dimension)?, ms("now", now)?))
     }
 
     /// The state (budget, buckets, `blocked_until_ms`) as JSON.
@@ -382,7 +355,7 @@ impl Reservation {
 
     /// What it holds in one dimension.
     pub fn held(&self, dimension: &str) -> JsResult<f64> {
-        let d = dimension_of(dimension)?;
+        let d = name_of::<Dimension>(dimension)?;
         Ok(self.live()?.held(d) as f64)
     }
 
@@ -472,7 +445,11 @@ impl AdmissionQueue {
         Ok(match self.inner.offer(id, cost, deadline, now) {
             Offer::Admitted { reservation, .. } => Outcome {
                 json: to_json(&OfferOut::Admitted {
-                    check: check_out(reservation.check(), &state, None),
+                    check: check_out(
+                        reservation.check(),
+                        reservation.check().summary(&state),
+                        None,
+                    ),
                 })?,
                 reservations: vec![reservation],
             },

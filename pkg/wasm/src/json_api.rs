@@ -1,11 +1,11 @@
 //! The JSON module's exports (`--features json`): everything that parses JSON (request bodies, responses,
 //! refusals, usage blocks). The JavaScript wrapper loads this module on first use of one of them.
 
-use crate::{api_of, err, ms, profile_of, EstimateOut, JsResult};
-use llm_preflight::preflight::{estimate_request, estimate_request_priced, Api, Usage};
-use llm_preflight::refusal::{self, Refusal, RefusalKind};
-use llm_preflight::retry;
-use llm_preflight::{CustomProfile, Estimate, Estimator as CoreEstimator, Profile};
+use crate::{err, ms, name_of, profile_of, EstimateOut, JsResult};
+use llm_preflight::{
+    estimate_request, estimate_request_priced, next_action, Api, CustomProfile, Estimate,
+    Estimator as CoreEstimator, Profile, Refusal, RefusalKind, RetryPolicy, Usage,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -45,15 +45,15 @@ fn request(
     body: &str,
     options: &str,
     loaded: Option<&CustomProfile>,
-) -> JsResult<llm_preflight::preflight::RequestEstimate> {
+) -> JsResult<llm_preflight::RequestEstimate> {
     let o: RequestOpts = opts("estimateRequest options", options)?;
     let p = profile_of(o.profile.as_deref(), o.model.as_deref())?;
-    let api = o.api.as_deref().map(api_of).transpose()?;
+    let api = o.api.as_deref().map(name_of::<Api>).transpose()?;
     match loaded {
         None => estimate_request(body, api, p).map_err(err),
         Some(c) => {
             let v: Value = serde_json::from_str(body)
-                .map_err(|e| err(llm_preflight::preflight::Error::NotJson(e.to_string())))?;
+                .map_err(|e| err(llm_preflight::PreflightError::NotJson(e.to_string())))?;
             estimate_request_priced(&v, api, Some(c.tables())).map_err(err)
         }
     }
@@ -251,8 +251,8 @@ pub fn next_action(refusal: &str, options: &str, now: f64, random: f64) -> JsRes
         )));
     }
     let opt = |what: &str, v: Option<f64>| v.map(|x| ms(what, x)).transpose();
-    let d = retry::Budget::default();
-    let budget = retry::Budget {
+    let d = RetryPolicy::default();
+    let budget = RetryPolicy {
         base_ms: opt("base_ms", o.base_ms)?.unwrap_or(d.base_ms),
         cap_ms: opt("cap_ms", o.cap_ms)?.unwrap_or(d.cap_ms),
         max_attempts: o
@@ -287,7 +287,7 @@ pub fn next_action(refusal: &str, options: &str, now: f64, random: f64) -> JsRes
         message: r.message,
         output_delivered: r.output_delivered,
     };
-    to_json(&retry::next_action(
+    to_json(&next_action(
         &refusal,
         attempt,
         &budget,

@@ -16,8 +16,8 @@
 
 #![forbid(unsafe_code)]
 
-use llm_preflight::preflight::{self, Api, Dimension};
 use llm_preflight::{Estimate, MixPart, Profile};
+use llm_preflight::{PreflightError, UnknownName};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -62,10 +62,10 @@ extern "C" {
 /// A time or count from JavaScript: a whole number of at least 0.
 #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
 fn ms(what: &str, v: f64) -> JsResult<u64> {
-    if preflight::is_whole_count(v) {
+    if llm_preflight::internals::preflight::is_whole_count(v) {
         Ok(v as u64)
     } else {
-        Err(err(preflight::Error::InvalidCount {
+        Err(err(PreflightError::InvalidCount {
             what: what.to_string(),
             value: js_string(v),
         }))
@@ -90,27 +90,10 @@ fn profile_of(profile: Option<&str>, model: Option<&str>) -> JsResult<Option<Pro
     }
 }
 
+/// Any name the core parses (an API, a dimension, a provider, a policy): its error lists the valid names.
 #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
-fn api_of(name: &str) -> JsResult<Api> {
-    match name {
-        "open_ai_chat" => Ok(Api::OpenAiChat),
-        "open_ai_responses" => Ok(Api::OpenAiResponses),
-        "anthropic_messages" => Ok(Api::AnthropicMessages),
-        "gemini_generate_content" => Ok(Api::GeminiGenerateContent),
-        _ => Err(err(format_args!(
-            "unknown api {name:?}: the APIs are open_ai_chat, open_ai_responses, anthropic_messages, gemini_generate_content"
-        ))),
-    }
-}
-
-#[cfg_attr(not(feature = "lazy"), allow(dead_code))]
-fn dimension_of(name: &str) -> JsResult<Dimension> {
-    let all = Dimension::RATES.into_iter().chain([Dimension::Context]);
-    all.into_iter().find(|d| d.name() == name).ok_or_else(|| {
-        err(format_args!(
-            "unknown dimension {name:?}: the dimensions are tokens, input_tokens, output_tokens, requests, tokens_per_day, requests_per_day, context"
-        ))
-    })
+fn name_of<T: std::str::FromStr<Err = UnknownName>>(name: &str) -> JsResult<T> {
+    name.parse().map_err(err)
 }
 
 // -------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 //! The drill's chart: hand-written SVG, one polyline per series over time bins, with axes and a legend.
 
 use super::Report;
+use llm_preflight::internals::svg::{escape as esc, open};
 use std::fmt::Write;
 
 const W: f64 = 860.0;
@@ -9,13 +10,6 @@ const LEFT: f64 = 56.0;
 const RIGHT: f64 = 200.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 48.0;
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// The chart for a report.
 pub(super) fn chart(r: &Report) -> String {
@@ -49,10 +43,7 @@ pub(super) fn chart(r: &Report) -> String {
     let x = |i: usize| LEFT + pw * (i as f64 + 0.5) / bins as f64;
     let y = |v: u64| TOP + ph - ph * v as f64 / ymax as f64;
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="11">"#
-    );
+    let _ = writeln!(o, "{}", open(W, H, 11));
     let providers: Vec<String> = r
         .providers
         .iter()

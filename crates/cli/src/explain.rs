@@ -27,7 +27,7 @@ pub fn run(a: ExplainArgs) -> ExitCode {
         eprintln!("llm-preflight explain-response: cannot read {what}: {e}");
         return ExitCode::from(2);
     }
-    match llm_preflight::refusal::explain(&input) {
+    match llm_preflight::explain(&input) {
         Ok(v) => {
             println!("{v}");
             ExitCode::SUCCESS

@@ -1,15 +1,17 @@
-//! The Redis ledger (feature `redis`) against a real `redis-server` that each test starts on a free 127.0.0.1 port
+//! The Redis ledger against a real `redis-server` that each test starts on a free 127.0.0.1 port
 //! with a temporary directory and no persistence, and stops at the end.
 //!
 //! Own harness (`harness = false`): the multi-process tests re-execute this binary as child replicas
 //! (`LP_REDIS_CHILD`), which a libtest binary cannot do without a dummy test. Output and the closing line follow
-//! libtest's. `cargo test --features redis --test redis_ledger [NAME]` runs them.
+//! libtest's. `cargo test -p llm-preflight-redis --test redis_ledger [NAME]` runs them.
 
-use llm_preflight::preflight::{Band, Dimension};
-use llm_preflight::preflight::{
-    Budget, Cost, Denied, Folded, Ledger, Mode, Observation, Observed, OnUnavailable, Policy,
-    Provider, RedisLedger, RedisLedgerError, RedisOptions, RedisReservation, Refused, Reservation,
-    State, TimeSource, Usage,
+use llm_preflight::{
+    Band, Budget, Cost, Dimension, DimensionState, Ledger, Policy, Provider, RateLimitSnapshot,
+    Refused, Reservation, State, Usage,
+};
+use llm_preflight_redis::{
+    Denied, Folded, Mode, OnUnavailable, RedisLedger, RedisLedgerError, RedisOptions,
+    RedisReservation, TimeSource,
 };
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
@@ -18,6 +20,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // A redis-server of the test's own.
@@ -161,8 +168,8 @@ const TPD: u64 = 200_000;
 
 fn day_budget() -> Budget {
     Budget::new(Provider::OpenAi)
-        .with(Dimension::RequestsPerDay, RPD)
-        .with(Dimension::TokensPerDay, TPD)
+        .with(Dimension::RequestsPerDay, nz(RPD))
+        .with(Dimension::TokensPerDay, nz(TPD))
 }
 
 fn clock() -> impl Fn() -> u64 {
@@ -248,19 +255,19 @@ fn lua_and_core_agree_in_lockstep() {
     let server = Server::start();
     let budgets = [
         Budget::new(Provider::OpenAi)
-            .tokens_per_minute(10_000)
-            .requests_per_minute(20),
+            .tokens_per_minute(nz(10_000))
+            .requests_per_minute(nz(20)),
         Budget::new(Provider::Anthropic)
-            .input_tokens_per_minute(5_000)
-            .output_tokens_per_minute(2_000)
-            .requests_per_minute(50)
-            .context_window(8_192),
+            .input_tokens_per_minute(nz(5_000))
+            .output_tokens_per_minute(nz(2_000))
+            .requests_per_minute(nz(50))
+            .context_window(nz(8_192)),
         Budget::new(Provider::Groq)
-            .tokens_per_minute(6_000)
-            .requests_per_minute(30)
-            .with(Dimension::TokensPerDay, 40_000)
-            .with(Dimension::RequestsPerDay, 120)
-            .context_window(8_192),
+            .tokens_per_minute(nz(6_000))
+            .requests_per_minute(nz(30))
+            .with(Dimension::TokensPerDay, nz(40_000))
+            .with(Dimension::RequestsPerDay, nz(120))
+            .context_window(nz(8_192)),
     ];
     let mut compared = [0u64; 5];
     for (k, budget) in budgets.into_iter().enumerate() {
@@ -367,8 +374,8 @@ fn lua_and_core_agree_in_lockstep() {
                 b.release(t).expect("release");
             } else if what < 95 {
                 let limit = |d: Dimension| budget.limit(d).unwrap_or(1_000);
-                let mut obs = Observation::default();
-                let pick = |rng: &mut Rng, l: u64| Observed {
+                let mut obs = RateLimitSnapshot::default();
+                let pick = |rng: &mut Rng, l: u64| DimensionState {
                     limit: if rng.below(5) == 0 {
                         Some(l / 2 + 1 + rng.below(l * 3 / 2))
                     } else {
@@ -654,7 +661,7 @@ fn killed_replica_leaks_nothing_past_expiry() {
 fn restart_survived_fail_closed() {
     let mut server = Server::start();
     let now = clock();
-    let budget = Budget::new(Provider::OpenAi).with(Dimension::RequestsPerDay, 100);
+    let budget = Budget::new(Provider::OpenAi).with(Dimension::RequestsPerDay, nz(100));
     let ledger = open(
         &server,
         "restart-closed",
@@ -736,7 +743,7 @@ fn restart_survived_fail_closed() {
 fn restart_survived_fail_open() {
     let mut server = Server::start();
     let now = clock();
-    let budget = Budget::new(Provider::OpenAi).with(Dimension::RequestsPerDay, 100);
+    let budget = Budget::new(Provider::OpenAi).with(Dimension::RequestsPerDay, nz(100));
     let opts = options(TimeSource::Redis, OnUnavailable::FailOpen { share: 0.5 });
     let ledger = open(&server, "restart-open", budget, opts, now());
     let cost = Cost::exact(10);
@@ -805,7 +812,7 @@ fn restart_survived_fail_open() {
 fn replica_clocks_are_never_compared() {
     let server = Server::start();
     // Three requests a minute: one every 20 s.
-    let budget = Budget::new(Provider::OpenAi).requests_per_minute(3);
+    let budget = Budget::new(Provider::OpenAi).requests_per_minute(nz(3));
     let hour = 3_600_000;
     for (time, key) in [
         (TimeSource::Redis, "clock-redis"),
@@ -851,8 +858,8 @@ fn replica_clocks_are_never_compared() {
 fn dropped_reservations_are_released() {
     let server = Server::start();
     let budget = Budget::new(Provider::OpenAi)
-        .tokens_per_minute(10_000)
-        .requests_per_minute(100);
+        .tokens_per_minute(nz(10_000))
+        .requests_per_minute(nz(100));
     let ledger = open(
         &server,
         "drop",
@@ -887,7 +894,7 @@ fn dropped_reservations_are_released() {
 /// An observation from an older request never overwrites a newer one.
 fn stale_observations_are_ignored() {
     let server = Server::start();
-    let budget = Budget::new(Provider::OpenAi).tokens_per_minute(10_000);
+    let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(10_000));
     let ledger = open(
         &server,
         "stale",
@@ -902,13 +909,13 @@ fn stale_observations_are_ignored() {
         .try_reserve(&Cost::exact(100), Policy::Median, 0)
         .unwrap();
     assert!(first.order() < second.order());
-    let said = |remaining| Observation {
-        tokens: Observed {
+    let said = |remaining| RateLimitSnapshot {
+        tokens: DimensionState {
             limit: None,
             remaining: Some(remaining),
             reset_ms: Some(60_000),
         },
-        ..Observation::default()
+        ..RateLimitSnapshot::default()
     };
     assert_eq!(second.observe(&said(1_000), 10).unwrap(), Folded::Applied);
     assert_eq!(first.observe(&said(9_000), 20).unwrap(), Folded::Stale);
@@ -934,13 +941,13 @@ fn configuration_is_shared() {
     let server = Server::start();
     let opts = options(TimeSource::Caller, OnUnavailable::FailClosed);
     let a_budget = Budget::new(Provider::Groq)
-        .tokens_per_minute(8_000)
-        .context_window(131_072);
+        .tokens_per_minute(nz(8_000))
+        .context_window(nz(131_072));
     let a = open(&server, "config", a_budget.clone(), opts.clone(), 0);
     let b = open(
         &server,
         "config",
-        Budget::new(Provider::Groq).tokens_per_minute(99_999),
+        Budget::new(Provider::Groq).tokens_per_minute(nz(99_999)),
         opts.clone(),
         0,
     );
@@ -955,12 +962,12 @@ fn configuration_is_shared() {
         &server.url(),
         "config",
         "model-b",
-        Budget::new(Provider::Groq).tokens_per_minute(99_999),
+        Budget::new(Provider::Groq).tokens_per_minute(nz(99_999)),
         opts,
         0,
     )
     .unwrap();
-    assert_eq!(other.budget().tokens_per_minute, Some(99_999));
+    assert_eq!(other.budget().limit(Dimension::Tokens), Some(99_999));
     // 8,478 tokens never fit 8,000 TPM, on either replica.
     for l in [&a, &b] {
         match l.try_reserve(&Cost::exact(8_478), Policy::Median, 0) {
@@ -987,7 +994,7 @@ fn configuration_is_shared() {
 /// Malformed data in Redis and bad options are typed errors, never panics.
 fn malformed_data_is_a_typed_error() {
     let server = Server::start();
-    let budget = Budget::new(Provider::OpenAi).tokens_per_minute(10_000);
+    let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(10_000));
     let opts = options(TimeSource::Caller, OnUnavailable::FailClosed);
     for (share, what) in [(f64::NAN, "NaN"), (1.5, "1.5"), (0.0, "0"), (-0.5, "-0.5")] {
         let o = RedisOptions {

@@ -3,8 +3,8 @@
 
 use super::estimate::Which;
 use indicatif::{ProgressBar, ProgressStyle};
-use llm_preflight::preflight::Policy;
-use llm_preflight::traffic::{parse_row, Backtest, Calibration, LogRow, RowError};
+use llm_preflight::Policy;
+use llm_preflight::{parse_row, Backtest, Calibration, LogRow, RowError};
 use serde_json::json;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
@@ -247,7 +247,7 @@ fn calibrate(a: CalibrateArgs) -> Result<(), String> {
     if report.sampled {
         eprintln!(
             "  (some kinds had more than {} rows: their quantiles come from a uniform sample)",
-            llm_preflight::traffic::RESERVOIR
+            llm_preflight::internals::traffic::RESERVOIR
         );
     }
     match &a.output {
@@ -258,16 +258,14 @@ fn calibrate(a: CalibrateArgs) -> Result<(), String> {
 }
 
 fn backtest(a: BacktestArgs) -> Result<(), String> {
-    if a.tpm == 0 {
-        return Err("--tpm must be above 0".into());
-    }
+    let tpm = std::num::NonZeroU64::new(a.tpm).ok_or("--tpm must be above 0")?;
     let policy = Policy::from_name(&a.policy).map_err(|e| e.to_string())?;
     let chosen = a.which.load()?;
     let tables = chosen.tables();
     let mut bt = Backtest::new(
         tables,
-        llm_preflight::preflight::Provider::OpenAiCompatible,
-        a.tpm,
+        llm_preflight::Provider::OpenAiCompatible,
+        tpm,
         policy,
         a.max_chars,
     );

@@ -164,7 +164,7 @@ fn count_prints_the_exact_tokens_and_no_band() {
         ["source", "chars", "tokens", "content", "profile"]
     );
     assert_eq!(v[0]["tokens"], 2);
-    let c = llm_preflight::exact::ExactCounter::new(llm_preflight::Profile::Cl100k).unwrap();
+    let c = llm_preflight::ExactCounter::new(llm_preflight::Profile::Cl100k).unwrap();
     let out = run(
         &["count", "--profile", "cl100k"],
         "tiktoken is great!".as_bytes(),

@@ -151,7 +151,7 @@ pub fn run_estimate(a: EstimateArgs) -> ExitCode {
 pub fn run_count(a: CountArgs) -> ExitCode {
     let counter = match Profile::from_name(&a.profile)
         .map_err(|e| e.to_string())
-        .and_then(|p| llm_preflight::exact::ExactCounter::new(p).map_err(|e| e.to_string()))
+        .and_then(|p| llm_preflight::ExactCounter::new(p).map_err(|e| e.to_string()))
     {
         Ok(c) => c,
         Err(e) => {

@@ -4,13 +4,12 @@
 //! `{"verdict","wait_ms","dimension","needed","limit","excess","estimate"}`. Bad input: a message on stderr and
 //! exit status 2.
 
-use llm_preflight::headers::{parse_duration_ms, Headers, RateLimitSnapshot};
-use llm_preflight::preflight::{
-    estimate_request_priced, Budget, Cost, Dimension, Observation, Observed, Policy, Provider,
-    State, Summary,
+use llm_preflight::{
+    check_request, estimate, estimate_request_priced, parse_duration_ms, Budget, CheckInput, Cost,
+    Dimension, Estimate, Headers, Policy, PreflightError, Provider, Summary, UnknownName,
 };
-use llm_preflight::{estimate, Estimate};
 use std::io::Read;
+use std::num::NonZeroU64;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -87,65 +86,44 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// A limit from a flag: zero admits nothing, so it is an error (leave the flag out for no limit).
+fn limit(dimension: Dimension, n: u64) -> Result<NonZeroU64, String> {
+    NonZeroU64::new(n).ok_or_else(|| PreflightError::ZeroLimit { dimension }.to_string())
+}
+
 fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
-    let policy = Policy::from_name(&a.policy).map_err(|e| e.to_string())?;
-    if a.tpm == 0 {
-        return Err(llm_preflight::preflight::Error::ZeroLimit {
-            dimension: Dimension::Tokens,
-        }
-        .to_string());
-    }
-    if a.rpm == Some(0) {
-        return Err(llm_preflight::preflight::Error::ZeroLimit {
-            dimension: Dimension::Requests,
-        }
-        .to_string());
+    let policy: Policy = a.policy.parse().map_err(|e: UnknownName| e.to_string())?;
+    let mut budget =
+        Budget::new(Provider::OpenAiCompatible).tokens_per_minute(limit(Dimension::Tokens, a.tpm)?);
+    if let Some(rpm) = a.rpm {
+        budget = budget.requests_per_minute(limit(Dimension::Requests, rpm)?);
     }
     let given = a.which.given();
     let chosen = a.which.load()?;
     let tables = chosen.tables();
-    let reset_tokens = duration("reset-tokens", &a.reset_tokens)?;
-    let reset_requests = duration("reset-requests", &a.reset_requests)?;
-    let now = now_ms();
-
-    let mut budget = Budget::new(Provider::OpenAiCompatible).tokens_per_minute(a.tpm);
-    if let Some(rpm) = a.rpm {
-        budget = budget.requests_per_minute(rpm);
-    }
-    let mut state = State::new(budget, now);
-    if let Some(path) = &a.headers {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let headers = Headers::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        let parsed = RateLimitSnapshot::from_headers(headers.iter(), now);
-        if let Some(bad) = parsed.malformed.first() {
-            return Err(format!("{path}: {bad}"));
-        }
-        state.observe(&Observation::from(&parsed.snapshot), now);
-    }
-    let flags = Observation {
-        tokens: Observed {
-            limit: None,
-            remaining: a.remaining_tokens,
-            reset_ms: reset_tokens,
-        },
-        requests: Observed {
-            limit: None,
-            remaining: a.remaining_requests,
-            reset_ms: reset_requests,
-        },
-        ..Observation::default()
+    let input = CheckInput {
+        remaining_tokens: a.remaining_tokens,
+        remaining_requests: a.remaining_requests,
+        reset_tokens_ms: duration("reset-tokens", &a.reset_tokens)?,
+        reset_requests_ms: duration("reset-requests", &a.reset_requests)?,
+        max_tokens: a.max_tokens,
+        policy,
+        ..CheckInput::new(budget)
     };
-    state.observe(&flags, now);
+    let headers = match &a.headers {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Headers::parse(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => Headers::new(),
+    };
 
     let source = a.file.clone().unwrap_or_else(|| "-".to_string());
     let text = read_source(&source)?;
-    let (est, mut cost): (Estimate, Cost) = if a.request {
-        let body: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{source}: {}",
-                llm_preflight::preflight::Error::NotJson(e.to_string())
-            )
-        })?;
+    let (est, cost): (Estimate, Cost) = if a.request {
+        let body: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{source}: {}", PreflightError::NotJson(e.to_string())))?;
         let r = estimate_request_priced(&body, None, given.then_some(tables))
             .map_err(|e| format!("{source}: {e}"))?;
         if r.incomplete {
@@ -160,22 +138,20 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
         let c = Cost::estimated(&e);
         (e, c)
     };
-    if let Some(m) = a.max_tokens {
-        cost.max_output = Some(m);
-    }
-    let check = state.check(&cost, policy, now);
+    let out = check_request(&input, &headers, cost, now_ms())
+        .map_err(|bad| format!("{}: {bad}", a.headers.as_deref().unwrap_or("headers")))?;
     let Summary {
         verdict,
         wait_ms,
         dimension,
         limit,
         excess,
-    } = check.summary(&state);
+    } = out.summary;
     Ok(serde_json::json!({
         "verdict": verdict,
         "wait_ms": wait_ms,
         "dimension": dimension,
-        "needed": check.needed,
+        "needed": out.check.needed,
         "limit": limit,
         "excess": excess,
         "estimate": {

@@ -6,11 +6,11 @@
 //! lines (`--records`). Exit status: 0 when every assertion held (or the canary matched), 1 when one broke (or the
 //! canary saw a changed shape), 2 for bad input.
 
-use llm_preflight::drill::canary::run_canary;
-use llm_preflight::drill::{
+use llm_preflight::Policy;
+use llm_preflight_drill::canary::run_canary;
+use llm_preflight_drill::{
     parse_size_log, run, simulate, Clock, DrillConfig, Reply, SimSettings, Sizes, Upstream,
 };
-use llm_preflight::preflight::Policy;
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;

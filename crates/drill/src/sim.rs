@@ -7,9 +7,9 @@
 //! charges the prompt plus the request's output cap at admission and gives the unused part of the cap back when the
 //! answer ends.
 
-use super::rng::SplitMix64;
 use super::Reply;
-use crate::preflight::estimate_request;
+use super::SplitMix64;
+use llm_preflight::estimate_request;
 use std::collections::BTreeMap;
 
 /// How a simulated provider behaves.
@@ -382,7 +382,7 @@ fn chunk(id: &str, model: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refusal::{classify, RefusalKind};
+    use llm_preflight::{classify, RefusalKind};
 
     fn provider(tpm: u64) -> SimProvider {
         SimProvider::new(

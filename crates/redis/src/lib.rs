@@ -1,4 +1,4 @@
-//! (feature `redis`, native only) One key's budget shared by every replica of a gateway: the reservation
+//! One key's budget shared by every replica of a gateway: the reservation
 //! [`Ledger`] with its state in Redis.
 //!
 //! An in-process ledger per replica over-admits by the number of replicas. [`RedisLedger`] offers the same
@@ -43,15 +43,17 @@
 //! persistence), the first replica to notice recreates it from the last state it read, not full (a replica that never
 //! read it, just started, creates it full); reservations made before the restart settle as late, charged in full.
 
-use super::budget::{AbsentCap, Budget, Provider, ReservationProfile};
-use super::ledger::{Ledger, Refused, Reservation, Settled, Usage};
-use super::state::{Bucket, Observation, State};
-use super::verdict::{check, Check, Cost, Verdict};
-use super::{is_whole_count, Dimension, Policy};
-use ::redis::{Client, Connection, ErrorKind, RedisError, Script};
+use llm_preflight::internals::preflight::is_whole_count;
+use llm_preflight::Bucket;
+use llm_preflight::{
+    AbsentCap, Budget, Check, Cost, Dimension, Ledger, PerDimension, Policy, Provider,
+    RateLimitSnapshot, Refused, Reservation, ReservationProfile, Settled, State, Usage,
+};
+use redis::{Client, Connection, ErrorKind, RedisError, Script};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
+use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
@@ -221,7 +223,7 @@ pub struct SharedSnapshot {
     pub now_ms: u64,
     /// Reservations outstanding.
     pub in_flight: u64,
-    held: [u64; 6],
+    held: PerDimension<u64>,
     /// The last reservation's order number.
     pub seq: u64,
     /// The order number of the newest observation folded in.
@@ -235,10 +237,7 @@ pub struct SharedSnapshot {
 impl SharedSnapshot {
     /// Held by outstanding reservations in one dimension.
     pub fn held(&self, dimension: Dimension) -> u64 {
-        SLOTS
-            .iter()
-            .position(|d| *d == dimension)
-            .map_or(0, |i| self.held[i])
+        self.held[dimension]
     }
 }
 
@@ -404,9 +403,9 @@ fn parse_u64(field: &str, v: &str) -> Result<u64, RedisLedgerError> {
     })
 }
 
-fn parse_limit(field: &str, v: &str) -> Result<u64, RedisLedgerError> {
-    match v.parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
+fn parse_limit(field: &str, v: &str) -> Result<NonZeroU64, RedisLedgerError> {
+    match v.parse::<NonZeroU64>() {
+        Ok(n) => Ok(n),
         _ => Err(malformed(format!(
             "limit {field} = {v:?} is not a whole number of at least 1"
         ))),
@@ -530,9 +529,9 @@ fn load(
         }
     };
     state.blocked_until_ms = count("blocked")?;
-    let mut held = [0u64; 6];
-    for (i, h) in held.iter_mut().enumerate() {
-        *h = count(&format!("held{i}"))?;
+    let mut held = PerDimension::default();
+    for (i, d) in SLOTS.into_iter().enumerate() {
+        held[d] = count(&format!("held{i}"))?;
     }
     Ok(SharedSnapshot {
         state,
@@ -621,7 +620,10 @@ fn scaled(budget: &Budget, share: f64) -> Budget {
     let mut b = budget.clone();
     for d in Dimension::RATES {
         if let Some(l) = budget.limit(d) {
-            b = b.with(d, ((l as f64 * share).floor() as u64).max(1));
+            b = b.with(
+                d,
+                NonZeroU64::new((l as f64 * share).floor() as u64).unwrap_or(NonZeroU64::MIN),
+            );
         }
     }
     b
@@ -949,7 +951,7 @@ impl RedisLedger {
     ) -> Result<Decision, RedisLedgerError> {
         match self.snapshot(now_ms) {
             Ok(s) => Ok(Decision {
-                check: check(&s.state, cost, policy, s.now_ms),
+                check: s.state.check(cost, policy, s.now_ms),
                 mode: Mode::Shared,
             }),
             Err(RedisLedgerError::Unavailable(m)) => match self.inner.opts.on_unavailable {
@@ -989,9 +991,9 @@ impl RedisLedger {
         let budget = self.budget();
         let input = cost.input.at(policy);
         // The context window depends on the configuration alone: no round trip for a request that can never fit.
-        if let Some(w) = budget.context_window {
+        if let Some(w) = budget.limit(Dimension::Context) {
             if budget.needed(Dimension::Context, input, cost.max_output) > w {
-                let c = check(&State::new(budget, 0), cost, policy, 0);
+                let c = State::new(budget, 0).check(cost, policy, 0);
                 return Err(refusal(c, Mode::Shared));
             }
         }
@@ -1003,7 +1005,7 @@ impl RedisLedger {
                 let b = l.budget();
                 let n = cost.needs(&State::new(b, 0), input);
                 let mut a = vec!["reserve".into(), now.clone(), ver.to_string(), ttl.clone()];
-                a.extend(SLOTS.iter().map(|d| n[d.slot()].to_string()));
+                a.extend(SLOTS.iter().map(|&d| n[d].to_string()));
                 a
             })
         });
@@ -1035,7 +1037,7 @@ impl RedisLedger {
                 };
             }
         };
-        let c = check(&snap.state, cost, policy, snap.now_ms);
+        let c = snap.state.check(cost, policy, snap.now_ms);
         let needs = cost.needs(&snap.state, input);
         match reply.status.as_str() {
             "ok" => {
@@ -1053,9 +1055,7 @@ impl RedisLedger {
                 after.state.take(&needs, snap.now_ms);
                 after.in_flight += 1;
                 after.seq = id;
-                for (i, d) in SLOTS.iter().enumerate() {
-                    after.held[i] += needs[d.slot()];
-                }
+                after.held = after.held.zip_with(&needs, |h, n| h + n);
                 self.remember(&after);
                 Ok(RedisReservation {
                     ledger: self.clone(),
@@ -1087,7 +1087,7 @@ impl RedisLedger {
     /// already applied is ignored, so a slow response never overwrites a newer one.
     pub fn observe(
         &self,
-        obs: &Observation,
+        obs: &RateLimitSnapshot,
         order: u64,
         now_ms: u64,
     ) -> Result<Folded, RedisLedgerError> {
@@ -1100,7 +1100,7 @@ impl RedisLedger {
     fn observe_in(
         &self,
         conn: &mut Connection,
-        obs: &Observation,
+        obs: &RateLimitSnapshot,
         order: u64,
         now_ms: u64,
     ) -> Result<Folded, RedisLedgerError> {
@@ -1171,7 +1171,7 @@ impl RedisLedger {
     fn finish(
         &self,
         held: &Held,
-        used: Option<&[u64; 6]>,
+        used: Option<&PerDimension<u64>>,
         now_ms: u64,
     ) -> Outcome<Result<(Reply, SharedSnapshot), RedisLedgerError>> {
         let (epoch, id) = match held {
@@ -1188,7 +1188,7 @@ impl RedisLedger {
                     id.clone(),
                 ];
                 if let Some(u) = used {
-                    a.extend(SLOTS.iter().map(|d| u[d.slot()].to_string()));
+                    a.extend(SLOTS.iter().map(|&d| u[d].to_string()));
                 }
                 a
             })
@@ -1197,25 +1197,11 @@ impl RedisLedger {
 }
 
 fn refusal(c: Check, mode: Mode) -> Denied {
-    let refused = match c.verdict {
-        Verdict::Queueable { wait_ms, dimension } => Refused::NotYet { wait_ms, dimension },
-        Verdict::NeverSendable {
-            dimension,
-            limit,
-            needed,
-            excess,
-        } => Refused::Never {
-            dimension,
-            limit,
-            needed,
-            excess,
-        },
-        // The script and the core disagree by a float's hair: try again in a millisecond.
-        Verdict::Sendable => Refused::NotYet {
-            wait_ms: 1,
-            dimension: Dimension::Tokens,
-        },
-    };
+    // Sendable: the script and the core disagree by a float's hair, so try again in a millisecond.
+    let refused = Refused::of(c.verdict).unwrap_or(Refused::NotYet {
+        wait_ms: 1,
+        dimension: Dimension::Tokens,
+    });
     Denied::Refused {
         refused,
         check: Box::new(c),
@@ -1228,7 +1214,7 @@ enum Held {
     Shared {
         id: u64,
         epoch: String,
-        needs: [u64; 6],
+        needs: PerDimension<u64>,
         caller_ms: u64,
         expires_at_ms: u64,
     },
@@ -1278,20 +1264,18 @@ impl RedisReservation {
     /// What it holds per rate dimension.
     pub fn held(&self, dimension: Dimension) -> u64 {
         match &self.held {
-            Held::Shared { needs, .. } => {
-                if dimension == Dimension::Context {
-                    0
-                } else {
-                    needs[dimension.slot()]
-                }
-            }
+            Held::Shared { needs, .. } => needs[dimension],
             Held::Local(r) => r.as_ref().map_or(0, |r| r.held(dimension)),
         }
     }
 
     /// Folds in the headers of this reservation's response (see [`RedisLedger::observe`]). A fail-open
     /// reservation has order 0, so its headers are applied only while nothing newer has been.
-    pub fn observe(&self, obs: &Observation, now_ms: u64) -> Result<Folded, RedisLedgerError> {
+    pub fn observe(
+        &self,
+        obs: &RateLimitSnapshot,
+        now_ms: u64,
+    ) -> Result<Folded, RedisLedgerError> {
         match &self.held {
             Held::Shared { id, .. } => self.ledger.observe(obs, *id, now_ms),
             Held::Local(_) => self.ledger.observe(obs, 0, now_ms),
@@ -1303,12 +1287,12 @@ impl RedisReservation {
     /// charges its usage to the shared one as well.
     pub fn settle(mut self, usage: Usage, now_ms: u64) -> Result<RedisSettled, RedisLedgerError> {
         self.done = true;
-        let used = usage.per_slot();
+        let used = usage.per_dimension();
         match &mut self.held {
             Held::Local(r) => {
                 let settled = match r.take() {
                     Some(r) => r.settle(usage, now_ms),
-                    None => Settled::of(&[0; 6], &used),
+                    None => Settled::of(&PerDimension::default(), &used),
                 };
                 let held = Held::Local(None);
                 match self.ledger.finish(&held, Some(&used), now_ms) {
@@ -1331,7 +1315,7 @@ impl RedisReservation {
                         let late = reply.status == "late";
                         Ok(RedisSettled {
                             settled: if late {
-                                Settled::of(&[0; 6], &used)
+                                Settled::of(&PerDimension::default(), &used)
                             } else {
                                 Settled::of(&needs, &used)
                             },

@@ -37,7 +37,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A log from real corpus samples with their real o200k counts, a few broken lines among them.
 fn corpus_log(dir: &Path, heavier: f64) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let tsv = std::fs::read_to_string(root.join("calibration/counts.tsv")).unwrap();
     let mut log = String::new();
     for (i, line) in tsv.lines().skip(1).enumerate() {

@@ -1,15 +1,19 @@
 //! Reservations per second and their latency: the Redis ledger against a local `redis-server` (started here on a
-//! free 127.0.0.1 port, no persistence) beside the in-process ledger. `cargo bench --features redis --bench ledger`.
+//! free 127.0.0.1 port, no persistence) beside the in-process ledger. `cargo bench -p llm-preflight-redis --bench ledger`.
 //!
 //! One reservation is `try_reserve` then `settle`, timed separately; throughput counts whole reservations. The budget
 //! is large enough that nothing is refused. Without criterion: the point is the latency distribution (p50, p99).
 
-use llm_preflight::preflight::{
-    Budget, Cost, Ledger, Policy, Provider, RedisLedger, RedisOptions, State, TimeSource, Usage,
-};
+use llm_preflight::{Budget, Cost, Ledger, Policy, Provider, State, Usage};
+use llm_preflight_redis::{RedisLedger, RedisOptions, TimeSource};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// A limit for a test: never zero.
+fn nz(n: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(n).expect("a test limit is at least 1")
+}
 
 struct Server(Child, std::path::PathBuf);
 
@@ -59,8 +63,8 @@ fn start_redis() -> (Server, String) {
 
 fn budget() -> Budget {
     Budget::new(Provider::OpenAi)
-        .tokens_per_minute(1_000_000_000_000)
-        .requests_per_minute(1_000_000_000)
+        .tokens_per_minute(nz(1_000_000_000_000))
+        .requests_per_minute(nz(1_000_000_000))
 }
 
 /// The operations both ledgers offer, as far as the benchmark needs them.

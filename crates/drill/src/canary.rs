@@ -12,14 +12,12 @@
 //!    the same request back (queueable, not sendable); and the retry policy never earlier than the stated wait.
 
 use super::{usage_of, Clock, Reply, Upstream};
-use crate::headers::RateLimitSnapshot;
-use crate::preflight::{
-    estimate_request, Budget, Cost, Ledger, Observation, Policy, Provider, State, Verdict,
+use llm_preflight::{
+    classify_with_snapshot, estimate_request, next_action, Action, Budget, Cost, Ledger, Policy,
+    Profile, Provider, RateLimitSnapshot, RefusalKind, RetryPolicy, State, Verdict,
 };
-use crate::refusal::{classify_with_snapshot, RefusalKind};
-use crate::retry::{next_action, Action};
-use crate::Profile;
 use serde::Serialize;
+use std::num::NonZeroU64;
 
 /// One step's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -132,7 +130,7 @@ pub fn run_canary<U: Upstream, C: Clock>(
                 ));
                 break;
             }
-            Ok(r) if r.status == 200 && crate::refusal::find_stream_error(&r.body).is_none() => {
+            Ok(r) if r.status == 200 && llm_preflight::find_stream_error(&r.body).is_none() => {
                 continue
             }
             Ok(r) => {
@@ -199,7 +197,7 @@ fn pass(
 fn judge_small(r: &Reply, now: u64) -> CanaryStep {
     let snap = snapshot(r, now);
     if r.status == 200 {
-        if crate::refusal::find_stream_error(&r.body).is_some() {
+        if llm_preflight::find_stream_error(&r.body).is_some() {
             return fail(
                 "small",
                 1,
@@ -264,7 +262,7 @@ fn judge_too_large(r: &Reply, now: u64) -> CanaryStep {
     let snap = snapshot(r, now);
     let c = classify_with_snapshot(Some(r.status), &snap, &r.body);
     let kind = c.kind.name().to_string();
-    if r.status == 200 && crate::refusal::find_stream_error(&r.body).is_none() {
+    if r.status == 200 && llm_preflight::find_stream_error(&r.body).is_none() {
         return fail(
             "too_large",
             1,
@@ -291,7 +289,7 @@ fn judge_too_large(r: &Reply, now: u64) -> CanaryStep {
             "classified retryable: waiting would be advised for a request that never fits".into(),
         );
     }
-    match next_action(&c, 0, &crate::retry::Budget::default(), now, 0.5) {
+    match next_action(&c, 0, &RetryPolicy::default(), now, 0.5) {
         Action::Shrink { by_tokens } => pass(
             "too_large",
             1,
@@ -355,10 +353,11 @@ fn judge_rate_limit(r: &Reply, body: &str, tpm: u64, sent: u32, now: u64) -> Can
     // The library's own ledger, fed these headers, must hold the same request back: at the size the provider said
     // it counted ("Requested R"), else at the library's estimate.
     let ledger = Ledger::new(State::new(
-        Budget::new(Provider::OpenAiCompatible).tokens_per_minute(tpm),
+        Budget::new(Provider::OpenAiCompatible)
+            .tokens_per_minute(NonZeroU64::new(tpm).unwrap_or(NonZeroU64::MIN)),
         now,
     ));
-    ledger.observe(&Observation::from(&snap), now);
+    ledger.observe(&snap, now);
     let cost = match (
         c.requested,
         estimate_request(body, None, Some(Profile::O200k)),
@@ -388,7 +387,7 @@ fn judge_rate_limit(r: &Reply, body: &str, tpm: u64, sent: u32, now: u64) -> Can
             ),
         );
     }
-    match next_action(&c, 0, &crate::retry::Budget::default(), now, 0.0) {
+    match next_action(&c, 0, &RetryPolicy::default(), now, 0.0) {
         Action::Retry { after_ms } if after_ms >= wait => pass(
             "rate_limit",
             sent,
@@ -410,8 +409,8 @@ fn judge_rate_limit(r: &Reply, body: &str, tpm: u64, sent: u32, now: u64) -> Can
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::drill::sim::{SimProvider, SimProviderConfig};
-    use crate::drill::{SimClock, Simulated};
+    use crate::sim::{SimProvider, SimProviderConfig};
+    use crate::{SimClock, Simulated};
 
     #[test]
     fn the_simulator_passes_the_canary() {

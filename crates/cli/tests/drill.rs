@@ -2,7 +2,7 @@
 //! upstream (examples/fake-upstream, node on 127.0.0.1), and the canary, including a server whose answers changed
 //! shape. Never a real provider.
 
-use llm_preflight::drill::{parse_size_log, simulate, DrillConfig, SimSettings, Sizes};
+use llm_preflight_drill::{parse_size_log, simulate, DrillConfig, SimSettings, Sizes};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -526,7 +526,7 @@ fn fake_upstream(tpm: u64) -> Fake {
 fn fake_upstream_with(tpm: u64, tls: Option<(&Path, &Path)>) -> Fake {
     let server = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/fake-upstream/server.mjs"
+        "/../../examples/fake-upstream/server.mjs"
     );
     let tls = match tls {
         Some((key, cert)) => format!(

@@ -17,7 +17,7 @@
 //! [`CircuitBreakers`] per provider. Nothing is re-implemented here; the driver only records.
 //!
 //! ```
-//! use llm_preflight::drill::{simulate, DrillConfig, SimSettings};
+//! use llm_preflight_drill::{simulate, DrillConfig, SimSettings};
 //! let cfg = DrillConfig::simulated(10_000, None, Some(2_500), 3.0, 5.0, 42);
 //! let report = simulate(&cfg, &SimSettings::default()).unwrap();
 //! assert_eq!(report.retries_before_retry_after, 0);
@@ -25,26 +25,26 @@
 //! assert_eq!(report.offered, report.succeeded + report.shed + report.failed + report.abandoned);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod canary;
-/// The seeded generator (shared with `traffic`).
-pub use crate::rng;
 pub mod sim;
 mod svg;
 
-pub use rng::SplitMix64;
+/// The seeded generator the drill draws arrivals and sizes from (the core's, shared with its traffic sampling).
+pub use llm_preflight::internals::SplitMix64;
 
-use crate::headers::RateLimitSnapshot;
-use crate::preflight::{
-    estimate_request, route, AdmissionQueue, Budget, Candidate, Cost, Ledger, Observation, Offer,
-    Policy, Provider, Reservation, ShedReason, State, Usage, Verdict,
+use llm_preflight::{
+    classify_with_snapshot, estimate_request, find_stream_error, next_action, route, Action,
+    AdmissionQueue, BreakerConfig, Budget, Candidate, CircuitBreakers, Cost, Ledger, Offer, Policy,
+    Profile, Provider, RateLimitSnapshot, RefusalKind, Reservation, RetryBudget, RetryPolicy,
+    ShedReason, State, Usage, Verdict,
 };
-use crate::refusal::{classify_with_snapshot, find_stream_error, RefusalKind};
-use crate::retry::{self, next_action, Action, CircuitBreakers, RetryBudget};
-use crate::Profile;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::fmt;
+use std::num::NonZeroU64;
 
 /// A provider's raw answer: what came back over the wire, and when.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +98,11 @@ impl Upstream for Simulated {
             None => Err(format!("no simulated provider {provider}")),
         }
     }
+}
+
+/// A limit that [`DrillConfig::validate`] has checked is not zero.
+fn nonzero(n: u64) -> NonZeroU64 {
+    NonZeroU64::new(n).unwrap_or(NonZeroU64::MIN)
 }
 
 /// One provider (or key) the drill may send to, in preference order: the first is the primary.
@@ -903,9 +908,9 @@ fn run_with<U: Upstream, C: Clock>(
         .providers
         .iter()
         .map(|p| {
-            let b = Budget::new(Provider::OpenAiCompatible).tokens_per_minute(p.tpm);
+            let b = Budget::new(Provider::OpenAiCompatible).tokens_per_minute(nonzero(p.tpm));
             match p.rpm {
-                Some(r) => b.requests_per_minute(r),
+                Some(r) => b.requests_per_minute(nonzero(r)),
                 None => b,
             }
         })
@@ -935,7 +940,7 @@ fn run_with<U: Upstream, C: Clock>(
         next_arrival: cfg.start_ms as f64,
         queues,
         budgets,
-        breakers: CircuitBreakers::new(retry::BreakerConfig::default()),
+        breakers: CircuitBreakers::new(BreakerConfig::default()),
         retry_budget: RetryBudget::new(0.2, 1.0, 20.0),
         reqs: Vec::new(),
         held: BTreeMap::new(),
@@ -1459,9 +1464,7 @@ impl<U: Upstream> Driver<'_, U> {
             now,
         );
         let snap = parsed.snapshot;
-        self.queues[p]
-            .ledger()
-            .observe(&Observation::from(&snap), now);
+        self.queues[p].ledger().observe(&snap, now);
         let stream_error = if (200..300).contains(&reply.status) {
             find_stream_error(&reply.body)
         } else {
@@ -1543,9 +1546,9 @@ impl<U: Upstream> Driver<'_, U> {
         }
         self.breakers.get(&name).on_refusal(&refusal, now);
         let r = &self.reqs[id as usize];
-        let budget = retry::Budget {
+        let budget = RetryPolicy {
             deadline_ms: Some(r.deadline_ms),
-            ..retry::Budget::default()
+            ..RetryPolicy::default()
         };
         let draw = self.rng.next_f64();
         let action = self

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The crate's shape (issue 25), checked as a user would meet it:
+# - the core with default features depends on nothing heavy (no CLI, TLS, tokenizer, Redis or async runtime);
+# - every crate's documentation builds with warnings as errors (broken links, missing docs);
+# - every crate meant to be published packages (`cargo package --list`: its files are all there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tree=$(cargo tree -p llm-preflight -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)
+for banned in clap indicatif rustls webpki-roots tiktoken-rs redis tokio hyper; do
+  if grep -qx "$banned" <<<"$tree"; then
+    echo "check-shape: the core's default build depends on $banned:" >&2
+    cargo tree -p llm-preflight -e normal -i "$banned" >&2
+    exit 1
+  fi
+done
+echo "check-shape: the core's default build depends on: $(tr '\n' ' ' <<<"$tree")"
+
+for crate in llm-preflight llm-preflight-drill llm-preflight-redis llm-preflight-cli; do
+  RUSTDOCFLAGS="-D warnings" cargo doc -p "$crate" --no-deps --quiet
+  cargo package -p "$crate" --list --allow-dirty >/dev/null
+done
+RUSTDOCFLAGS="-D warnings" cargo doc -p llm-preflight --no-deps --features exact --quiet
+echo "check-shape: docs build clean and every published crate packages"
