@@ -16,9 +16,21 @@ for banned in clap indicatif rustls webpki-roots tiktoken-rs redis tokio hyper; 
 done
 echo "check-shape: the core's default build depends on: $(tr '\n' ' ' <<<"$tree")"
 
-for crate in llm-preflight llm-preflight-drill llm-preflight-redis llm-preflight-cli; do
+crates=(llm-preflight llm-preflight-drill llm-preflight-redis llm-preflight-cli)
+for crate in "${crates[@]}"; do
   RUSTDOCFLAGS="-D warnings" cargo doc -p "$crate" --no-deps --quiet
-  cargo package -p "$crate" --list --allow-dirty >/dev/null
 done
 RUSTDOCFLAGS="-D warnings" cargo doc -p llm-preflight --no-deps --features exact --quiet
-echo "check-shape: docs build clean and every published crate packages"
+echo "check-shape: every crate's docs build with warnings as errors"
+
+# Packaged and built from the packages alone, as a registry would (the sibling crates against the core's package).
+# `--allow-dirty`: a work tree with uncommitted changes is checked as it stands.
+if ! out=$(cargo package "${crates[@]/#/-p=}" --allow-dirty 2>&1); then
+  echo "$out" >&2
+  exit 1
+fi
+grep '^ *Packaged' <<<"$out"
+for crate in "${crates[@]}"; do
+  f=$(ls target/package/"$crate"-[0-9]*.crate)
+  echo "check-shape: $(basename "$f"): $(stat -c %s "$f") bytes"
+done

@@ -87,7 +87,7 @@ static SHIPPED_RATES: [[f32; NF]; Profile::COUNT] = {
 const RATE_EXP_BASE: u32 = 111;
 
 /// A shipped rate from its 16-bit code: 0 is zero, else the code is the `f32`'s exponent field less
-/// [`RATE_EXP_BASE`] (5 bits) over its 11 significand bits after the leading one (the `f32`'s other 12 are zero,
+/// `RATE_EXP_BASE` (5 bits) over its 11 significand bits after the leading one (the `f32`'s other 12 are zero,
 /// see calibration's rounding), so every rate from 2^-15 up to 65,520 that calibration can produce has a code and
 /// reads back as exactly that `f32`. Rates are never negative (the fit is non-negative).
 pub const fn decode_rate(code: u16) -> f32 {

@@ -1,7 +1,7 @@
 //! The ceiling drill: drive load well past a small budget and record what the library decided, response by
 //! response.
 //!
-//! Every mechanism in [`crate::preflight`] and [`crate::retry`] has branches that only run past the ceiling: the
+//! Every mechanism in the core's admission and retry paths has branches that only run past the ceiling: the
 //! admission queue's shedding, retries after a `retry-after`, the circuit breaker, the retry budget, routing to a
 //! fallback, shrinking a request that is too large. A drill makes them run: Poisson arrivals (exponential
 //! inter-arrival times, thinned to ramp the rate up to `load ×` the ceiling and hold it there), request sizes drawn

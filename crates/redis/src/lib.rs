@@ -12,7 +12,7 @@
 //! Reserving is one Lua script call (`redis_ledger.lua`), so it is atomic and takes one round trip. The script
 //! holds only what atomicity requires: a bucket's level at a time, take and give ([`Bucket`]'s arithmetic),
 //! the verdict's "fits now" test, and reaping expired reservations. Every verdict — how long to wait, which
-//! dimension binds, never-sendable — is computed by the core's [`check`] on the state the script returns, loaded
+//! dimension binds, never-sendable — is computed by the core's [`State::check`] on the state the script returns, loaded
 //! into a [`State`]; header observations are folded in by the core's [`State::observe`] under `WATCH`/`MULTI`.
 //! The integration tests run the Redis ledger in lockstep with the in-process one and require the same decisions
 //! and the same bucket levels.
@@ -42,6 +42,8 @@
 //! again `retry_after_ms` (on the caller's clock) after a failure. When a restart lost the state (a Redis without
 //! persistence), the first replica to notice recreates it from the last state it read, not full (a replica that never
 //! read it, just started, creates it full); reservations made before the restart settle as late, charged in full.
+
+#![deny(missing_docs)]
 
 use llm_preflight::internals::preflight::is_whole_count;
 use llm_preflight::Bucket;
