@@ -22,12 +22,18 @@
 //! assert_eq!((r.limit, r.used, r.requested), (Some(10000), Some(9840), Some(1210)));
 //! ```
 
+mod rules;
+mod stream;
+
 use crate::dimension::Dimension;
 use crate::headers::RateLimitSnapshot;
 use crate::time::parse_duration_ms;
+use rules::{Said, Signal};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
+use stream::looks_like_stream;
+pub use stream::{find_stream_error, StreamError};
 
 /// How much of a non-JSON body (or of one message) is read for text analysis.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024;
@@ -188,187 +194,6 @@ pub fn classify_with_snapshot(
     classify_body(status, snapshot, body)
 }
 
-fn looks_like_stream(body: &str) -> bool {
-    let head = cut(body.trim_start(), 4096);
-    head.starts_with("data:")
-        || head.starts_with("event:")
-        || head.contains("\ndata:")
-        || head.starts_with(':')
-}
-
-/// An error found inside a streamed body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamError {
-    /// The error frame's payload (usually JSON), ready for [`classify`].
-    pub payload: String,
-    /// Whether content had been delivered before the error (a retry would repeat it).
-    pub output_delivered: bool,
-    /// The SSE event name of the error frame, if it had one (`error`).
-    pub event: Option<String>,
-}
-
-/// Finds an error inside a streamed body: SSE `data: {"error": ...}`, `event: error` followed by data, an
-/// Anthropic `{"type": "error", ...}` frame, or newline-delimited JSON with an `error` member. Reports whether
-/// content had already been delivered before it. One pass, linear in the body's length; `None` when the stream
-/// carries no error.
-pub fn find_stream_error(body: &str) -> Option<StreamError> {
-    let mut event: Option<&str> = None;
-    let mut delivered = false;
-    let mut data = String::new();
-    let mut event_for_data: Option<&str> = None;
-    // SSE: an event is a group of lines ended by a blank line; `data:` lines concatenate.
-    let mut lines = body.split('\n').peekable();
-    loop {
-        let line = lines.next();
-        let line = line.map(|l| l.strip_suffix('\r').unwrap_or(l));
-        let end_of_event = match line {
-            None => true,
-            Some(l) => l.is_empty(),
-        };
-        if let Some(l) = line {
-            if let Some(v) = l.strip_prefix("event:") {
-                event = Some(v.trim());
-            } else if let Some(v) = l.strip_prefix("data:") {
-                if !data.is_empty() {
-                    data.push('\n');
-                }
-                if data.len() < 4 * MAX_TEXT_BYTES {
-                    data.push_str(v.strip_prefix(' ').unwrap_or(v));
-                }
-                event_for_data = event;
-            } else if !l.starts_with(':')
-                && !l.trim().is_empty()
-                && data.is_empty()
-                && event.is_none()
-            {
-                // Newline-delimited JSON (no SSE framing): each line is one frame.
-                let t = l
-                    .trim()
-                    .trim_start_matches('[')
-                    .trim_start_matches(',')
-                    .trim_end_matches([',', ']']);
-                if t.starts_with('{') {
-                    if let Some(found) = inspect_frame(t, None, &mut delivered) {
-                        return Some(found);
-                    }
-                }
-                if lines.peek().is_none() {
-                    break;
-                }
-                continue;
-            }
-        }
-        if end_of_event && (!data.is_empty() || event_for_data.is_some() || event.is_some()) {
-            let ev = event_for_data.or(event);
-            if !data.is_empty() || ev == Some("error") {
-                if let Some(found) = inspect_frame(&data, ev, &mut delivered) {
-                    return Some(found);
-                }
-            }
-            data.clear();
-            event = None;
-            event_for_data = None;
-        }
-        if line.is_none() {
-            break;
-        }
-    }
-    None
-}
-
-/// Looks at one frame: returns the error it carries, or notes whether it delivered content.
-fn inspect_frame(data: &str, event: Option<&str>, delivered: &mut bool) -> Option<StreamError> {
-    let d = data.trim();
-    if d == "[DONE]" {
-        return None;
-    }
-    let is_error_event = event.is_some_and(|e| e.eq_ignore_ascii_case("error"));
-    let v: Option<Value> = if d.starts_with('{') || d.starts_with('[') {
-        serde_json::from_str(d).ok()
-    } else {
-        None
-    };
-    let found = |delivered: bool| StreamError {
-        payload: d.to_string(),
-        output_delivered: delivered,
-        event: event.map(str::to_string),
-    };
-    if is_error_event {
-        return Some(found(*delivered));
-    }
-    let v = v?;
-    let obj = match &v {
-        Value::Object(o) => o,
-        Value::Array(a) => match a.first() {
-            Some(Value::Object(o)) => o,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let is_error = obj.get("error").is_some_and(|e| !e.is_null())
-        || obj.get("type").and_then(Value::as_str) == Some("error")
-        || obj.get("object").and_then(Value::as_str) == Some("error");
-    if is_error {
-        return Some(found(*delivered));
-    }
-    if frame_has_output(&v) {
-        *delivered = true;
-    }
-    None
-}
-
-/// Whether a streamed frame carries content for the user (text or a tool call).
-fn frame_has_output(v: &Value) -> bool {
-    let nonempty = |x: Option<&Value>| match x {
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(_)) => true,
-        _ => false,
-    };
-    // OpenAI-compatible chat completions.
-    if let Some(choices) = v.get("choices").and_then(Value::as_array) {
-        for c in choices.iter().take(16) {
-            let delta = c.get("delta").or_else(|| c.get("message"));
-            if let Some(d) = delta {
-                if nonempty(d.get("content"))
-                    || nonempty(d.get("tool_calls"))
-                    || nonempty(d.get("reasoning_content"))
-                {
-                    return true;
-                }
-            }
-            if nonempty(c.get("text")) {
-                return true;
-            }
-        }
-        return false;
-    }
-    // Anthropic messages.
-    if v.get("type").and_then(Value::as_str) == Some("content_block_delta") {
-        return true;
-    }
-    // OpenAI Responses.
-    if let Some(t) = v.get("type").and_then(Value::as_str) {
-        if t.ends_with(".delta") && t.starts_with("response.") {
-            return nonempty(v.get("delta"));
-        }
-    }
-    // Gemini.
-    if let Some(cands) = v.get("candidates").and_then(Value::as_array) {
-        for c in cands.iter().take(16) {
-            if let Some(parts) = c.pointer("/content/parts").and_then(Value::as_array) {
-                if parts
-                    .iter()
-                    .any(|p| nonempty(p.get("text")) || nonempty(p.get("functionCall")))
-                {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Evidence gathered from a body.
 
@@ -526,7 +351,7 @@ impl Evidence {
     }
 }
 
-fn cut(s: &str, max: usize) -> &str {
+pub(super) fn cut(s: &str, max: usize) -> &str {
     if s.len() <= max {
         return s;
     }
@@ -848,24 +673,12 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     let stated_wait = ev.retry_delay_ms.or_else(|| wait_in_text(&msg_text));
 
     // 1. The context window.
-    let context = code_is("context_length_exceeded")
-        || code_is("string_above_max_length")
-        || has_any(
-            &msg_text,
-            &[
-                "maximum context length",
-                "context length exceeded",
-                "context_length_exceeded",
-                "prompt is too long",
-                "exceeds the context window",
-                "context window exceeded",
-                "input is too long",
-                "exceeds the maximum number of tokens allowed",
-                "too many input tokens",
-                "maximum prompt length",
-                "reduce the length of the messages",
-            ],
-        );
+    let said = Said {
+        codes: &ev.codes,
+        text: &msg_text,
+        status: status_or,
+    };
+    let context = said.signals(Signal::Context);
     if context {
         r.kind = RefusalKind::ContextLength;
         r.retryable = false;
@@ -892,39 +705,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     }
 
     // 2. Billing and credit: no wait clears it.
-    let hard_quota = code_is("insufficient_quota")
-        || code_is("billing_hard_limit_reached")
-        || code_is("billing_not_active")
-        || code_is("insufficient_balance")
-        || code_is("payment_required")
-        || status_or == Some(402)
-        || has_any(
-            &msg_text,
-            &[
-                "insufficient balance",
-                "insufficient_quota",
-                "credit balance is too low",
-                "used all available credits",
-                "monthly spending limit",
-                "spending limit",
-                "run out of credits",
-                "out of credits",
-                "requires more credits",
-                "insufficient credits",
-                "billing hard limit",
-                "exceeded your monthly",
-                "monthly usage limit",
-                "quota exceeded for this month",
-                "free tier limit exceeded",
-                "account is not active",
-                "extra usage is required",
-                "your account has been suspended",
-            ],
-        );
-    let soft_quota = has_any(
-        &msg_text,
-        &["exceeded your current quota", "check your plan and billing"],
-    ) || code_is("credit_limit");
+    let hard_quota = said.signals(Signal::HardQuota);
+    let soft_quota = said.signals(Signal::SoftQuota);
     let per_day_only = !ev.quota_ids.is_empty()
         && ev
             .quota_ids
@@ -936,86 +718,11 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             .any(|q| q.contains("perminute") || q.contains("per_minute"));
 
     // 3. Rate-limit signals.
-    let rate_signal = code_is("rate_limit_exceeded")
-        || code_is("rate_limit_error")
-        || code_is("rate_limited")
-        || code_is("ratelimitexceeded")
-        || code_is("resource_exhausted")
-        || code_is("throttlingexception")
-        || code_is("throttling_error")
-        || code_is("too_many_requests")
-        || code_is("too many requests")
-        || code_is("requests")
-        || code_is("tokens")
-        || code_is("too_many_tokens_error")
-        || code_is("request_limit_exceeded")
-        || code_is("tokens_per_minute_limit_exceeded")
-        || has_any(
-            &msg_text,
-            &[
-                "rate limit",
-                "rate-limit",
-                "ratelimit",
-                "too many requests",
-                "too many tokens",
-                "throttl",
-                "resource exhausted",
-                "resource has been exhausted",
-                "limit exceeded",
-                "limit reached",
-                "exceeded call rate",
-                "exceeded token rate",
-                "rate limited",
-                "request limit",
-                "quota exceeded",
-                "exceeded your current quota",
-                "tokens per min",
-                "requests per min",
-                "exceeded your usage limits",
-            ],
-        )
-        || status_or == Some(429);
+    let rate_signal = said.signals(Signal::RateLimit);
 
     // 4. Capacity.
-    let overloaded = code_is("overloaded_error")
-        || code_is("overloaded")
-        || code_is("unavailable")
-        || code_is("serviceunavailableexception")
-        || code_is("service_unavailable")
-        || code_is("service_tier_capacity_exceeded")
-        || code_is("upstream_provider_shared_pool")
-        || status_or == Some(529)
-        || has_any(
-            &msg_text,
-            &[
-                "overloaded",
-                "over capacity",
-                "capacity exceeded",
-                "at capacity",
-                "slow down",
-                "high demand",
-                "currently unavailable",
-                "temporarily unavailable",
-                "rate-limited upstream",
-                "rate limited upstream",
-                "shared capacity",
-                "resource exhausted. please try again later",
-                "no capacity",
-                "insufficient capacity",
-                "experiencing high traffic",
-            ],
-        );
-
-    let payload_cap = status_or == Some(413)
-        || code_is("request_too_large")
-        || has_any(
-            &msg_text,
-            &[
-                "request entity too large",
-                "payload too large",
-                "maximum allowed number of bytes",
-            ],
-        );
+    let overloaded = said.signals(Signal::Overloaded);
+    let payload_cap = said.signals(Signal::PayloadCap);
 
     // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
     let too_large_for_window = r
@@ -1079,12 +786,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.kind = RefusalKind::Other;
         // A server-side failure is worth another try, whether its status says so or it arrived as an error frame
         // inside a 200 stream (`{"type": "server_error"}`, Anthropic's `api_error`).
-        r.retryable = matches!(status_or, Some(408 | 500 | 502 | 503 | 504))
-            || code_is("server_error")
-            || code_is("internal_error")
-            || code_is("internal_server_error")
-            || code_is("api_error")
-            || code_is("internal");
+        r.retryable = said.signals(Signal::ServerError);
     }
 
     // The wait: headers first, then the body, then the reset of the exhausted dimension.

@@ -1,0 +1,260 @@
+//! The refusal rules as data: which error code, message phrase or HTTP status signals what, each with the public
+//! source it was taken from. A provider's new wording is a row here (and a shape in `tests/refusal_shapes.rs`),
+//! not a change to the classifier's control flow, which only decides between the signals that fire
+//! (`classify_body`: the context window first, then a request too large for its window, billing, capacity and rate
+//! limits).
+//!
+//! Codes are matched whole against the body's error codes, types and statuses (lowercased); phrases as substrings
+//! of its lowercased messages; statuses against the response's status (or the one the body states). Rows whose
+//! source says "not seen in a provider body" were kept from earlier versions as plausible wordings: they are the
+//! first to question when a shape is misread.
+
+/// What a rule's match says about a refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Signal {
+    /// The prompt does not fit the model's context window.
+    Context,
+    /// Billing, credit or plan caps.
+    HardQuota,
+    /// "You exceeded your current quota": billing, unless a wait or a window says otherwise.
+    SoftQuota,
+    /// A rate limit.
+    RateLimit,
+    /// The provider is over capacity.
+    Overloaded,
+    /// The request body is larger than the API accepts.
+    PayloadCap,
+    /// A server-side failure.
+    ServerError,
+}
+
+/// What a rule looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum When {
+    /// An error code, type or status string in the body, whole (lowercase here).
+    Code(&'static str),
+    /// A substring of the body's messages (lowercase here).
+    Phrase(&'static str),
+    /// The HTTP status (or the one the body states).
+    Status(u16),
+}
+
+/// One row: a match, what it signals, and where it was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rule {
+    pub(crate) signal: Signal,
+    pub(crate) when: When,
+    /// The public documentation or report the wording was taken from.
+    #[allow(dead_code)]
+    pub(crate) source: &'static str,
+}
+
+const fn rule(signal: Signal, when: When, source: &'static str) -> Rule {
+    Rule {
+        signal,
+        when,
+        source,
+    }
+}
+
+use Signal::*;
+use When::*;
+
+/// Every rule, grouped by signal.
+pub(crate) const RULES: &[Rule] = &[
+    // The context window: the prompt (with its output cap) can never fit the model.
+    rule(Context, Code("context_length_exceeded"), "OpenAI 400 code context_length_exceeded, github.com/chathub-dev/chathub/issues/126"),
+    rule(Context, Code("string_above_max_length"), "OpenAI 400 'string too long ... 10485760' code string_above_max_length, github.com/VectorlyApp/bluebox/issues/31"),
+    rule(Context, Phrase("maximum context length"), "OpenAI 400 \"This model's maximum context length is 4097 tokens\", github.com/chathub-dev/chathub/issues/126"),
+    rule(Context, Phrase("context length exceeded"), "not seen in a provider body: generic client/gateway wording (e.g. LiteLLM ContextWindowExceededError); no provider body found with this exact phrase"),
+    rule(Context, Phrase("context_length_exceeded"), "OpenAI 400 body carries context_length_exceeded (as code), github.com/chathub-dev/chathub/issues/126"),
+    rule(Context, Phrase("prompt is too long"), "Anthropic 400 'prompt is too long: 208310 tokens > 200000 maximum', github.com/anthropics/claude-code/issues/12186"),
+    rule(Context, Phrase("exceeds the context window"), "OpenAI Responses API 'Your input exceeds the context window of this model', github.com/anomalyco/opencode/issues/6071"),
+    rule(Context, Phrase("context window exceeded"), "not seen in a provider body: generic client wording (many agent tools print it); no provider error body found with this phrase"),
+    rule(Context, Phrase("input is too long"), "AWS Bedrock ValidationException 'Input is too long for requested model.', github.com/aws-samples/assessment-generator/issues/2"),
+    rule(Context, Phrase("exceeds the maximum number of tokens allowed"), "Gemini 400 'The input token count (N) exceeds the maximum number of tokens allowed', github.com/google-gemini/gemini-cli/issues/6678"),
+    rule(Context, Phrase("too many input tokens"), "not seen in a provider body: likely Bedrock (Titan) 'Too many input tokens. Max input tokens: 8192' quoted in public client code; no citable URL found"),
+    rule(Context, Phrase("maximum prompt length"), "xAI grok-3 400 \"This model's maximum prompt length is 131072 but the request contains...\", github.com/cline/cline/issues/3120"),
+    rule(Context, Phrase("reduce the length of the messages"), "OpenAI 400 'Please reduce the length of the messages.', github.com/chathub-dev/chathub/issues/126"),
+    // Billing and credit: no wait clears it.
+    rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
+    rule(HardQuota, Code("billing_hard_limit_reached"), "OpenAI (images) code billing_hard_limit_reached 'Billing hard limit has been reached', github.com/dfinke/PowerShellAI/issues/127"),
+    rule(HardQuota, Code("billing_not_active"), "OpenAI 429 code billing_not_active 'Your account is not active...', github.com/BerriAI/litellm/issues/2743"),
+    rule(HardQuota, Code("insufficient_balance"), "Venice AI API docs error code INSUFFICIENT_BALANCE (github.com/veniceai/api-docs/pull/149)"),
+    rule(HardQuota, Code("payment_required"), "OpenRouter 402 payment_required, per developersdigest.tech/errors/api/openrouter/402-payment-required (secondary summary of OpenRouter docs)"),
+    rule(HardQuota, Status(402), "DeepSeek error codes doc (api-docs.deepseek.com/quick_start/error_codes): 402 Insufficient Balance; OpenRouter errors doc: 402 credits"),
+    rule(HardQuota, Phrase("insufficient balance"), "DeepSeek error codes doc (api-docs.deepseek.com/quick_start/error_codes): 402 Insufficient Balance"),
+    rule(HardQuota, Phrase("insufficient_quota"), "OpenAI 'Error: insufficient_quota: You exceeded your current quota...', github.com/zurawiki/gptcommit/issues/84"),
+    rule(HardQuota, Phrase("credit balance is too low"), "Anthropic 400 'Your credit balance is too low to access the Anthropic API', github.com/anthropics/claude-code/issues/66314"),
+    rule(HardQuota, Phrase("used all available credits"), "xAI 429 'has either used all available credits or reached its monthly spending limit', github.com/continuedev/continue/issues/10373"),
+    rule(HardQuota, Phrase("monthly spending limit"), "xAI 429 '...reached its monthly spending limit', github.com/continuedev/continue/issues/10373"),
+    rule(HardQuota, Phrase("spending limit"), "xAI 429 '...raise your spending limit', github.com/continuedev/continue/issues/10373"),
+    rule(HardQuota, Phrase("run out of credits"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 cause: you have run out of credits; also xAI 403"),
+    rule(HardQuota, Phrase("out of credits"), "xAI 403 'You have run out of credits or need a Grok subscription', github.com/Wei-Shaw/sub2api/issues/4069"),
+    rule(HardQuota, Phrase("requires more credits"), "OpenRouter 402 'This request requires more credits, or fewer max_tokens', github.com/Gitlawb/openclaude/issues/1125"),
+    rule(HardQuota, Phrase("insufficient credits"), "OpenRouter errors doc (openrouter.ai/docs/api/errors): 402 insufficient credits; SDK 'Insufficient credits. Add more...'"),
+    rule(HardQuota, Phrase("billing hard limit"), "OpenAI 'Billing hard limit has been reached', github.com/dfinke/PowerShellAI/issues/127"),
+    rule(HardQuota, Phrase("exceeded your monthly"), "Hugging Face Inference Providers 'You have exceeded your monthly included credits', github.com/huggingface/agents-course/issues/386"),
+    rule(HardQuota, Phrase("monthly usage limit"), "Anthropic/Claude \"You've hit your org's monthly usage limit\", github.com/anthropics/claude-code/issues/54635"),
+    rule(HardQuota, Phrase("quota exceeded for this month"), "not seen in a provider body: plausible monthly-plan gateway wording; closest seen 'You have exceeded the monthly usage quota' (opencode issue 44099)"),
+    rule(HardQuota, Phrase("free tier limit exceeded"), "not seen in a provider body: plausible free-tier provider wording; no provider body with this exact phrase found (Gemini/Qwen free-tier use other text)"),
+    rule(HardQuota, Phrase("account is not active"), "OpenAI 429 'Your account is not active, please check your billing details', github.com/BerriAI/litellm/issues/2743"),
+    rule(HardQuota, Phrase("extra usage is required"), "Anthropic 429 'Extra usage is required for long context requests.', github.com/anthropics/claude-code/issues/38758"),
+    rule(HardQuota, Phrase("your account has been suspended"), "not seen in a provider body: plausible account-ban wording (OpenAI/Anthropic); closest seen Gemini 403 CONSUMER_SUSPENDED 'has been suspended'"),
+    // "You exceeded your current quota": billing unless something says a short window is involved.
+    rule(SoftQuota, Code("credit_limit"), "Together 429 type credit_limit ('You have been rate limited... 60 queries per minute'), github.com/togethercomputer/MoA/issues/27"),
+    rule(SoftQuota, Phrase("exceeded your current quota"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 You exceeded your current quota (run out of credits)"),
+    rule(SoftQuota, Phrase("check your plan and billing"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 ...please check your plan and billing details"),
+    rule(SoftQuota, Phrase("credit_limit"), "Together 429 body with type credit_limit, github.com/togethercomputer/MoA/issues/27"),
+    // A rate limit: waiting clears it.
+    rule(RateLimit, Code("rate_limit_exceeded"), "OpenAI 429 code rate_limit_exceeded (TPM), github.com/BuilderIO/micro-agent/issues/86; Groq same code"),
+    rule(RateLimit, Code("rate_limit_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 429 rate_limit_error"),
+    rule(RateLimit, Code("rate_limited"), "Mistral 429 type rate_limited code 1300, github.com/raycast/extensions/issues/31107"),
+    rule(RateLimit, Code("ratelimitexceeded"), "Vertex AI 429 reason rateLimitExceeded, github.com/google-gemini/gemini-cli/issues/14831"),
+    rule(RateLimit, Code("resource_exhausted"), "Gemini troubleshooting doc (ai.google.dev/gemini-api/docs/troubleshooting): 429 RESOURCE_EXHAUSTED"),
+    rule(RateLimit, Code("throttlingexception"), "Bedrock API error codes doc (docs.aws.amazon.com/bedrock/latest/userguide/troubleshooting-api-error-codes.html): ThrottlingException 429"),
+    rule(RateLimit, Code("throttling_error"), "Azure OpenAI 429 wrapped by LiteLLM as type throttling_error, github.com/jasonacox/TinyLLM/issues/17"),
+    rule(RateLimit, Code("too_many_requests"), "not seen in a provider body: generic snake_case 429 code; no LLM provider body with code too_many_requests found"),
+    rule(RateLimit, Code("too many requests"), "Gemini (SDK-nested) outer status 'Too Many Requests', github.com/RooCodeInc/Roo-Code/issues/3883"),
+    rule(RateLimit, Code("requests"), "not seen in a provider body: OpenAI RPM 429 type 'requests' (counterpart of type 'tokens'); seen quoted in public client code, no citable URL"),
+    rule(RateLimit, Code("tokens"), "OpenAI 429 type tokens (TPM), github.com/BuilderIO/micro-agent/issues/86; Groq 413/429 same type"),
+    rule(RateLimit, Code("too_many_tokens_error"), "not seen in a provider body: Cerebras 429 type too_many_tokens_error/code token_quota_exceeded seen in public client tests; msg in continue issue 9800"),
+    rule(RateLimit, Code("request_limit_exceeded"), "not seen in a provider body: plausible generic gateway code; no provider body found with request_limit_exceeded"),
+    rule(RateLimit, Code("tokens_per_minute_limit_exceeded"), "not seen in a provider body: appears only in client-side lists of guessed OpenAI codes; no real provider body found"),
+    rule(RateLimit, Status(429), "HTTP 429 Too Many Requests (RFC 6585); OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 rate limit / quota"),
+    rule(RateLimit, Phrase("rate limit"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 Rate limit reached for requests"),
+    rule(RateLimit, Phrase("rate-limit"), "OpenRouter 429 '...is temporarily rate-limited upstream', github.com/open-webui/computer/issues/293"),
+    rule(RateLimit, Phrase("ratelimit"), "Mistral 429 'Ratelimit exceeded. Please wait a moment', github.com/mistralai/mistral-vibe/issues/264"),
+    rule(RateLimit, Phrase("too many requests"), "AWS Bedrock ThrottlingException 'Too many requests, please wait before trying again' (repost.aws/knowledge-center/bedrock-throttling-error)"),
+    rule(RateLimit, Phrase("too many tokens"), "AWS Bedrock ThrottlingException 'Too many tokens, please wait before trying again.' (repost.aws/knowledge-center/bedrock-throttling-error)"),
+    rule(RateLimit, Phrase("throttl"), "Bedrock API error codes doc (docs.aws.amazon.com/bedrock/latest/userguide/troubleshooting-api-error-codes.html): ThrottlingException"),
+    rule(RateLimit, Phrase("resource exhausted"), "Vertex AI 429 'Resource exhausted. Please try again later.', github.com/google-gemini/gemini-cli/issues/14831"),
+    rule(RateLimit, Phrase("resource has been exhausted"), "Gemini 429 'Resource has been exhausted (e.g. check quota).', github.com/google-gemini/gemini-cli/issues/14811"),
+    rule(RateLimit, Phrase("limit exceeded"), "Mistral 429 'Rate limit exceeded', github.com/raycast/extensions/issues/31107; Cerebras 'Tokens per minute limit exceeded'"),
+    rule(RateLimit, Phrase("limit reached"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 Rate limit reached for requests"),
+    rule(RateLimit, Phrase("exceeded call rate"), "Azure OpenAI 429 '...have exceeded call rate limit of your current OpenAI S0 pricing tier', github.com/langchain-ai/langchain/issues/12986"),
+    rule(RateLimit, Phrase("exceeded token rate"), "Azure OpenAI 429 '...have exceeded token rate limit of your current OpenAI S0 pricing tier', github.com/alex-wolf-ps/dbchatprov2/issues/2"),
+    rule(RateLimit, Phrase("rate limited"), "Together 429 'You have been rate limited. Your rate limit is 60 queries per minute', github.com/togethercomputer/MoA/issues/27"),
+    rule(RateLimit, Phrase("request limit"), "Gemini (legacy) 429 '...GenerateContent request limit per minute for a region', github.com/xtekky/gpt4free/issues/1700"),
+    rule(RateLimit, Phrase("quota exceeded"), "Gemini 429 'Quota exceeded for metric: ...free_tier_requests', github.com/continuedev/continue/issues/10066"),
+    rule(RateLimit, Phrase("exceeded your current quota"), "Gemini 429 RESOURCE_EXHAUSTED 'You exceeded your current quota... Please retry in 53s', github.com/googleapis/python-genai/issues/1875"),
+    rule(RateLimit, Phrase("tokens per min"), "OpenAI 429 'Rate limit reached ... on tokens per min (TPM)', github.com/BuilderIO/micro-agent/issues/86"),
+    rule(RateLimit, Phrase("requests per min"), "Gemini (legacy) 429 \"Quota exceeded for quota metric 'Generate Content API requests per minute'\", github.com/xtekky/gpt4free/issues/1700"),
+    rule(RateLimit, Phrase("exceeded your usage limits"), "Fireworks 429 'You have exceeded your usage limits. Please try again later', github.com/GordeyZuev/LEAP/issues/6"),
+    // The provider's capacity, not the caller's budget.
+    rule(Overloaded, Code("overloaded_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 529 overloaded_error"),
+    rule(Overloaded, Code("overloaded"), "not seen in a provider body: bare code 'overloaded' not seen; Anthropic uses overloaded_error with message 'Overloaded' (likely origin)"),
+    rule(Overloaded, Code("unavailable"), "Gemini troubleshooting doc (ai.google.dev/gemini-api/docs/troubleshooting): 503 UNAVAILABLE ('The model is overloaded', gemini-cli issue 5191)"),
+    rule(Overloaded, Code("serviceunavailableexception"), "Bedrock Runtime API reference (InvokeModel errors): ServiceUnavailableException, HTTP 503"),
+    rule(Overloaded, Code("service_unavailable"), "Gemini API 503 service_unavailable, per developersdigest.tech/errors/api/gemini-api (secondary summary, not checked at source)"),
+    rule(Overloaded, Code("service_tier_capacity_exceeded"), "Mistral 429 'Service tier capacity exceeded for this model.' (code 3505), github.com/continuedev/continue/issues/6185"),
+    rule(Overloaded, Code("upstream_provider_shared_pool"), "OpenRouter 429 metadata.limit_source upstream_provider_shared_pool, github.com/open-webui/computer/issues/293"),
+    rule(Overloaded, Status(529), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 529 overloaded_error"),
+    rule(Overloaded, Phrase("overloaded"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 529 overloaded_error 'Overloaded'; OpenAI 503 server_is_overloaded"),
+    rule(Overloaded, Phrase("over capacity"), "Groq service tiers doc (console.groq.com/docs/service-tiers): flex tier 'may get over capacity errors'"),
+    rule(Overloaded, Phrase("capacity exceeded"), "Groq errors doc (console.groq.com/docs/errors): 498 Flex Tier Capacity Exceeded; Mistral 'Service tier capacity exceeded'"),
+    rule(Overloaded, Phrase("at capacity"), "OpenAI Codex 'Selected model is at capacity. Please try a different model.', github.com/openai/codex/issues/46142"),
+    rule(Overloaded, Phrase("slow down"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 503 Slow Down (sudden increase in request rate)"),
+    rule(Overloaded, Phrase("high demand"), "Azure OpenAI 429 'The system is currently experiencing high demand', github.com/pollinations/pollinations/issues/6260"),
+    rule(Overloaded, Phrase("currently unavailable"), "not seen in a provider body: plausible 503 wording; only a client message seen ('The LLM is currently unavailable', Warp issue 8382)"),
+    rule(Overloaded, Phrase("temporarily unavailable"), "Ollama Cloud 503 'Service Temporarily Unavailable', github.com/continuedev/continue/issues/10319"),
+    rule(Overloaded, Phrase("rate-limited upstream"), "OpenRouter 429 '...is temporarily rate-limited upstream. Please retry shortly', github.com/open-webui/computer/issues/293"),
+    rule(Overloaded, Phrase("rate limited upstream"), "not seen in a provider body: unhyphenated variant of OpenRouter's 'rate-limited upstream' (open-webui/computer issue 293); variant itself not seen"),
+    rule(Overloaded, Phrase("shared capacity"), "not seen in a provider body: likely OpenRouter free/shared-pool wording (cf. limit_source upstream_provider_shared_pool); phrase not seen"),
+    rule(Overloaded, Phrase("resource exhausted. please try again later"), "Vertex AI 429 'Resource exhausted. Please try again later.' (links Vertex error-code-429 doc), gemini-cli issue 14831"),
+    rule(Overloaded, Phrase("no capacity"), "Gemini Code Assist 503 MODEL_CAPACITY_EXHAUSTED 'No capacity available for model', github.com/google-gemini/gemini-cli/issues/23520"),
+    rule(Overloaded, Phrase("insufficient capacity"), "not seen in a provider body: plausible cloud capacity wording (Bedrock/Azure provisioned); no LLM error body with this phrase found"),
+    rule(Overloaded, Phrase("experiencing high traffic"), "Cerebras 429 queue_exceeded \"We're experiencing high traffic right now!\", github.com/LondonTipton/ai-chatbot docs"),
+    // A cap on the request body's size.
+    rule(PayloadCap, Code("request_too_large"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large"),
+    rule(PayloadCap, Status(413), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large; Groq errors doc: 413 Request Entity Too Large"),
+    rule(PayloadCap, Phrase("request entity too large"), "Groq errors doc (console.groq.com/docs/errors): 413 Request Entity Too Large"),
+    rule(PayloadCap, Phrase("payload too large"), "OpenAI (Codex backend) 'unexpected status 413 Payload Too Large', github.com/openai/codex/issues/7682"),
+    rule(PayloadCap, Phrase("maximum allowed number of bytes"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large 'Request exceeds the maximum allowed number of bytes'"),
+    // A failure on the server's side: worth another try.
+    rule(ServerError, Code("server_error"), "OpenAI error type server_error (e.g. 'That model is currently overloaded...'), github.com/agi-merge/waggle-dance/issues/53"),
+    rule(ServerError, Code("internal_error"), "not seen in a provider body: plausible OpenAI-compatible gateway code (seen with type internal_server_error in public gateway tests); no provider URL"),
+    rule(ServerError, Code("internal_server_error"), "not seen in a provider body: seen as type in OpenAI-compatible gateways (e.g. LiteLLM proxy) and 'Worker local total request limit' bodies; no provider doc"),
+    rule(ServerError, Code("api_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 500 api_error"),
+    rule(ServerError, Code("internal"), "Gemini troubleshooting doc (ai.google.dev/gemini-api/docs/troubleshooting): 500 INTERNAL"),
+    rule(ServerError, Status(408), "RFC 9110 15.5.9: 408 Request Timeout, the server would not wait for the request"),
+    rule(ServerError, Status(500), "RFC 9110 15.6.1: 500 Internal Server Error"),
+    rule(ServerError, Status(502), "RFC 9110 15.6.3: 502 Bad Gateway"),
+    rule(ServerError, Status(503), "RFC 9110 15.6.4: 503 Service Unavailable, a temporary overload or maintenance"),
+    rule(ServerError, Status(504), "RFC 9110 15.6.5: 504 Gateway Timeout"),
+];
+
+/// What a body said, lowercased, for the rules to look at.
+pub(crate) struct Said<'a> {
+    /// The error codes, types and statuses found in the body.
+    pub(crate) codes: &'a [String],
+    /// The messages, joined.
+    pub(crate) text: &'a str,
+    /// The response's status, or the one the body states.
+    pub(crate) status: Option<u16>,
+}
+
+impl Said<'_> {
+    /// Whether any rule for `signal` matches.
+    pub(crate) fn signals(&self, signal: Signal) -> bool {
+        RULES
+            .iter()
+            .filter(|r| r.signal == signal)
+            .any(|r| self.matches(r.when))
+    }
+
+    /// Whether one match holds.
+    pub(crate) fn matches(&self, when: When) -> bool {
+        match when {
+            Code(c) => self.codes.iter().any(|x| x == c),
+            Phrase(p) => self.text.contains(p),
+            Status(s) => self.status == Some(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_lowercase_sourced_and_unique() {
+        for (i, r) in RULES.iter().enumerate() {
+            if let Code(s) | Phrase(s) = r.when {
+                assert_eq!(s, s.to_ascii_lowercase(), "{r:?}");
+                assert!(!s.is_empty(), "{r:?}");
+            }
+            assert!(r.source.len() > 10, "{r:?} names no source");
+            assert!(
+                !RULES[..i]
+                    .iter()
+                    .any(|o| o.signal == r.signal && o.when == r.when),
+                "{r:?} is listed twice"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rule_fires_on_its_own_wording() {
+        for r in RULES {
+            let codes = match r.when {
+                Code(c) => vec![c.to_string()],
+                _ => vec![],
+            };
+            let text = match r.when {
+                Phrase(p) => format!("error: {p}."),
+                _ => String::new(),
+            };
+            let status = match r.when {
+                Status(s) => Some(s),
+                _ => None,
+            };
+            let said = Said {
+                codes: &codes,
+                text: &text,
+                status,
+            };
+            assert!(said.signals(r.signal), "{r:?}");
+        }
+    }
+}
