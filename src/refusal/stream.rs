@@ -15,7 +15,7 @@ pub(super) fn looks_like_stream(body: &str) -> bool {
 /// An error found inside a streamed body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamError {
-    /// The error frame's payload (usually JSON), ready for [`classify`].
+    /// The error frame's payload (usually JSON), ready for [`classify`](crate::classify).
     pub payload: String,
     /// Whether content had been delivered before the error (a retry would repeat it).
     pub output_delivered: bool,
