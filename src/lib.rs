@@ -147,7 +147,7 @@ pub mod internals {
     /// Header and date parsing below the snapshot.
     pub mod headers {
         pub use crate::headers::MAX_PLAUSIBLE_WAIT_MS;
-        pub use crate::time::{parse_http_date_ms, parse_rfc3339_ms};
+        pub use crate::time::{iso_hour, parse_http_date_ms, parse_rfc3339_ms};
     }
     /// Refusal parsing limits.
     pub mod refusal {
@@ -155,9 +155,7 @@ pub mod internals {
     }
     /// Traffic-log limits and helpers.
     pub mod traffic {
-        pub use crate::traffic::{
-            iso_hour, parse_ts, MAX_ROUTES, MIN_ROWS, OWN_WIDTH_ROWS, RESERVOIR,
-        };
+        pub use crate::traffic::{parse_ts, MAX_ROUTES, MIN_ROWS, OWN_WIDTH_ROWS, RESERVOIR};
     }
     pub use crate::rng::SplitMix64;
     /// The charts' shared SVG pieces.

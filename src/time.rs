@@ -348,6 +348,24 @@ pub fn parse_http_date_ms(s: &str, now_ms: u64) -> Option<i128> {
     }
 }
 
+/// `YYYY-MM-DDTHH:00Z` for a Unix millisecond time.
+pub fn iso_hour(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let hour = ms.rem_euclid(86_400_000) / 3_600_000;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}T{hour:02}:00Z")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
