@@ -8,6 +8,8 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 # The core alone, with its default features (none) and with `exact`: what a router that depends on it builds.
 cargo clippy -p llm-preflight --all-targets --no-default-features -- -D warnings
+# The binding's lazy module is its own build of the crate (`--features lazy`): linted natively too.
+cargo clippy -p llm-preflight-wasm --features lazy --all-targets -- -D warnings
 bash scripts/check-shape.sh
 
 # The workspace: the core, the CLI, the drill, the Redis ledger (its tests start a redis-server of their own on a
@@ -17,7 +19,7 @@ cargo test --workspace
 # The npm package: build the wasm and its glue, the wasm-bindgen tests in node and headless Chromium, then the
 # packed tarball installed in a fresh project (import, require, CLI parity, 1,000 bad calls, esbuild, Vite and
 # webpack bundles in Chromium, Deno and workerd) and the example gateway against the fake upstream.
-cargo build --bin llm-preflight
+cargo build -p llm-preflight-cli
 (cd pkg && npm run build)
 bash pkg/scripts/test-wasm.sh
 bash pkg/scripts/test-installed.sh

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
-use crate::names::{same_name, UnknownName};
+use crate::names::{same_name, Names, UnknownName};
 
 /// One limit a request is checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -121,7 +121,15 @@ impl std::str::FromStr for Dimension {
         Dimension::ALL
             .into_iter()
             .find(|d| same_name(d.name(), s))
-            .ok_or_else(|| UnknownName::new("dimension", "dimensions", s, &Dimension::NAMES))
+            .ok_or_else(|| {
+                static DIMENSIONS: Names = Names {
+                    what: "dimension",
+                    list: "dimensions",
+                    valid: &Dimension::NAMES,
+                    note: "",
+                };
+                DIMENSIONS.unknown(s)
+            })
     }
 }
 

@@ -7,75 +7,90 @@ use std::fmt;
 /// A name that is not one of the valid ones. Its message lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownName {
-    /// What kind of name was asked for: `"profile"`, `"model"`, `"provider"`, `"api"`, `"policy"`, `"dimension"`.
-    pub what: &'static str,
-    /// The name as given.
-    pub name: String,
+    name: String,
+    of: &'static Names,
+}
+
+/// One kind of name: what it is called, and the valid ones. A static per kind, so an error is a name and a pointer
+/// (the npm estimate module's size).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Names {
+    /// What kind of name was asked for: `"profile"`, `"model"`, `"provider"`, ...
+    pub(crate) what: &'static str,
+    /// What the list is of (`"policies"` for a policy, `"profiles"` for a model).
+    pub(crate) list: &'static str,
     /// The valid names, in the order they are listed everywhere.
-    pub valid: &'static [&'static str],
-    /// What the list is of (`"profiles"` for a model too).
-    list: &'static str,
-    /// Anything a reader needs to pick from the list.
-    note: &'static str,
+    pub(crate) valid: &'static [&'static str],
+    /// Anything a reader needs to pick from the list (said after it).
+    pub(crate) note: &'static str,
+}
+
+impl Names {
+    /// The error for `name`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unknown(&'static self, name: &str) -> UnknownName {
+        UnknownName {
+            name: name.to_string(),
+            of: self,
+        }
+    }
 }
 
 impl UnknownName {
-    /// `what` was asked for by `name`; the valid names are a list of `list` (`"policies"` for a policy,
-    /// `"profiles"` for a model).
-    pub(crate) fn new(
-        what: &'static str,
-        list: &'static str,
-        name: &str,
-        valid: &'static [&'static str],
-    ) -> UnknownName {
-        UnknownName {
-            what,
-            name: name.to_string(),
-            valid,
-            list,
-            note: "",
-        }
+    /// What kind of name was asked for: `"profile"`, `"model"`, `"provider"`, `"api"`, `"policy"`, `"dimension"`.
+    pub fn what(&self) -> &'static str {
+        self.of.what
     }
 
-    /// A note after the list.
-    pub(crate) fn note(mut self, note: &'static str) -> UnknownName {
-        self.note = note;
-        self
+    /// The name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The valid names, in the order they are listed everywhere.
+    pub fn valid(&self) -> &'static [&'static str] {
+        self.of.valid
     }
 }
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown {} {:?}; the {} are: ",
-            self.what, self.name, self.list
-        )?;
-        for (i, n) in self.valid.iter().enumerate() {
+        // Pieces written one by one, quoted by hand: `{:?}` would link Unicode escaping tables into the npm
+        // estimate module, and format arguments cost more code than these calls.
+        for piece in [
+            "unknown ",
+            self.of.what,
+            " \"",
+            &self.name,
+            "\"; the ",
+            self.of.list,
+            " are: ",
+        ] {
+            f.write_str(piece)?;
+        }
+        for (i, n) in self.of.valid.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
             f.write_str(n)?;
         }
-        f.write_str(self.note)
+        f.write_str(self.of.note)
     }
 }
 
 impl std::error::Error for UnknownName {}
 
-/// Whether `given` is `known`, case-insensitively, with `_` and `-` interchangeable and spaces around ignored;
-/// without allocating.
+/// Whether `given` is `known` (written in lowercase), case-insensitively, with `_` and `-` interchangeable and
+/// spaces around ignored; without allocating.
 pub(crate) fn same_name(known: &str, given: &str) -> bool {
     let given = given.trim();
-    let norm = |b: u8| match b.to_ascii_lowercase() {
-        b'_' => b'-',
-        b => b,
-    };
+    let sep = |b: u8| b == b'-' || b == b'_';
     known.len() == given.len()
         && known
             .bytes()
             .zip(given.bytes())
-            .all(|(k, g)| norm(k) == norm(g))
+            .all(|(k, g)| k == g.to_ascii_lowercase() || (sep(k) && sep(g)))
 }
 
 /// The value whose name (or alias) `given` is, among `(name, value)` pairs.
@@ -92,19 +107,26 @@ mod tests {
 
     #[test]
     fn messages_list_the_valid_names() {
-        let e = UnknownName::new("policy", "policies", "p99", &["median", "conservative"]);
+        static POLICIES: Names = Names {
+            what: "policy",
+            list: "policies",
+            valid: &["median", "conservative"],
+            note: "",
+        };
+        let e = POLICIES.unknown("p99");
         assert_eq!(
             e.to_string(),
             "unknown policy \"p99\"; the policies are: median, conservative"
         );
-        let e = UnknownName::new("api", "apis", "soap", &["openai_chat", "anthropic"]);
+        assert_eq!((e.what(), e.name(), e.valid().len()), ("policy", "p99", 2));
+        static MODELS: Names = Names {
+            what: "model",
+            list: "profiles",
+            valid: &["o200k"],
+            note: " (a note)",
+        };
         assert_eq!(
-            e.to_string(),
-            "unknown api \"soap\"; the apis are: openai_chat, anthropic"
-        );
-        let e = UnknownName::new("model", "profiles", "x", &["o200k"]).note(" (a note)");
-        assert_eq!(
-            e.to_string(),
+            MODELS.unknown("x").to_string(),
             "unknown model \"x\"; the profiles are: o200k (a note)"
         );
     }

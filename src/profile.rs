@@ -1,6 +1,6 @@
 //! Tokenizer profiles: which vocabulary family a text will be counted by, and how model names map to them.
 
-use crate::names::{self, UnknownName};
+use crate::names::{self, Names, UnknownName};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -70,17 +70,7 @@ impl Profile {
 
     /// The profile's name as the CLI and the JSON output spell it (`o200k`, `cl100k`, `llama3`, ...).
     pub const fn name(self) -> &'static str {
-        match self {
-            Profile::O200k => "o200k",
-            Profile::Cl100k => "cl100k",
-            Profile::Llama3 => "llama3",
-            Profile::Qwen3 => "qwen3",
-            Profile::DeepseekV3 => "deepseek-v3",
-            Profile::Gemini => "gemini",
-            Profile::Gemma3 => "gemma3",
-            Profile::MistralV1 => "mistral-v1",
-            Profile::ClaudeLegacy => "claude-legacy",
-        }
+        Profile::NAMES[self as usize]
     }
 
     /// A one-line description: which models count with it.
@@ -102,7 +92,7 @@ impl Profile {
 
     /// Looks a profile up by its exact name (case-insensitive; `_` and `-` are interchangeable).
     pub fn from_name(name: &str) -> Result<Profile, UnknownName> {
-        names::find(PROFILE_NAMES, name).ok_or_else(|| unknown("profile", name))
+        names::find(PROFILE_NAMES, name).ok_or_else(|| PROFILES.unknown(name))
     }
 
     /// Maps a model name as gateways spell it (`gpt-4o-mini`, `openai/gpt-4.1`, `meta-llama/Llama-3.1-8B-Instruct`,
@@ -120,15 +110,24 @@ impl Profile {
             .iter()
             .find(|(prefix, _)| base.starts_with(prefix))
             .map(|&(_, p)| p)
-            .ok_or_else(|| unknown("model", model))
+            .ok_or_else(|| MODELS.unknown(model))
     }
 }
 
 /// An unknown profile or model name: the message lists the profiles.
-fn unknown(what: &'static str, name: &str) -> UnknownName {
-    UnknownName::new(what, "profiles", name, &Profile::NAMES)
-        .note(" (claude-legacy is the pre-Claude-3 tokenizer, the only public Claude one)")
-}
+const NOTE: &str = " (claude-legacy is the pre-Claude-3 tokenizer, the only public Claude one)";
+static PROFILES: Names = Names {
+    what: "profile",
+    list: "profiles",
+    valid: &Profile::NAMES,
+    note: NOTE,
+};
+static MODELS: Names = Names {
+    what: "model",
+    list: "profiles",
+    valid: &Profile::NAMES,
+    note: NOTE,
+};
 
 /// Every profile's name, then the encodings' full names as aliases.
 const PROFILE_NAMES: &[(&str, Profile)] = &[

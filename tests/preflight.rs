@@ -393,11 +393,11 @@ fn every_name_parses_back_and_an_unknown_one_lists_them() {
         ),
     ];
     for (what, e, last) in cases {
-        assert_eq!(e.what, what);
-        assert_eq!(e.valid.last(), Some(&last));
+        assert_eq!(e.what(), what);
+        assert_eq!(e.valid().last(), Some(&last));
         let m = e.to_string();
         assert!(
-            m.starts_with(&format!("unknown {what} \"{}\"", e.name)),
+            m.starts_with(&format!("unknown {what} \"{}\"", e.name())),
             "{m}"
         );
         assert!(m.contains(last), "{m}");

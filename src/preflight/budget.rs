@@ -40,7 +40,7 @@
 
 use super::error::{limit_from_f64, PreflightError};
 use crate::dimension::Dimension;
-use crate::names::{same_name, UnknownName};
+use crate::names::{same_name, Names, UnknownName};
 use serde::Serialize;
 use std::num::NonZeroU64;
 
@@ -181,7 +181,15 @@ impl std::str::FromStr for Provider {
         Provider::ALL
             .into_iter()
             .find(|p| same_name(p.name(), s))
-            .ok_or_else(|| UnknownName::new("provider", "providers", s, &Provider::NAMES))
+            .ok_or_else(|| {
+                static PROVIDERS: Names = Names {
+                    what: "provider",
+                    list: "providers",
+                    valid: &Provider::NAMES,
+                    note: "",
+                };
+                PROVIDERS.unknown(s)
+            })
     }
 }
 

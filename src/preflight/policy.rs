@@ -1,6 +1,6 @@
 //! Which end of an estimate's band a verdict is decided on.
 
-use crate::names::{self, UnknownName};
+use crate::names::{self, Names, UnknownName};
 use serde::Serialize;
 
 /// Which end of the estimate's band to decide on: which way the caller prefers to be wrong.
@@ -30,10 +30,13 @@ impl Policy {
             ("p95", Policy::Conservative),
             ("p5", Policy::Optimistic),
         ];
-        names::find(&ALIASES, name).ok_or_else(|| {
-            UnknownName::new("policy", "policies", name, &Policy::NAMES)
-                .note(" (p50, p95 and p5 name them too)")
-        })
+        static POLICIES: Names = Names {
+            what: "policy",
+            list: "policies",
+            valid: &Policy::NAMES,
+            note: " (p50, p95 and p5 name them too)",
+        };
+        names::find(&ALIASES, name).ok_or_else(|| POLICIES.unknown(name))
     }
 
     /// The policy's name.

@@ -39,7 +39,7 @@
 use super::error::{count_from_f64, PreflightError};
 use super::verdict::{Band, Cost};
 use crate::estimate::{Estimate, Estimator};
-use crate::names::{same_name, UnknownName};
+use crate::names::{same_name, Names, UnknownName};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
 use serde::Serialize;
@@ -84,7 +84,15 @@ impl std::str::FromStr for Api {
         Api::ALL
             .into_iter()
             .find(|a| same_name(a.name(), s))
-            .ok_or_else(|| UnknownName::new("api", "APIs", s, &Api::NAMES))
+            .ok_or_else(|| {
+                static APIS: Names = Names {
+                    what: "api",
+                    list: "APIs",
+                    valid: &Api::NAMES,
+                    note: "",
+                };
+                APIS.unknown(s)
+            })
     }
 }
 

@@ -1,7 +1,7 @@
 //! The lazy module's preflight exports: checks, headers, the ledger and the queue. Arguments are plain numbers,
 //! strings and arrays; results are JSON text.
 
-use crate::{err, js_string, ms, name_of, profile_of, EstimateOut, JsResult};
+use crate::{err, js_string, ms, parse_name, profile_of, EstimateOut, JsResult};
 use llm_preflight::Estimate;
 use llm_preflight::{
     check_request, parse_duration_ms, AdmissionQueue as CoreQueue, Band, Budget, Check, CheckInput,
@@ -18,7 +18,7 @@ fn to_json<T: Serialize>(v: &T) -> JsResult<String> {
 }
 
 fn policy_of(name: Option<&str>) -> JsResult<Policy> {
-    name.map_or(Ok(Policy::Median), name_of)
+    name.map_or(Ok(Policy::Median), parse_name)
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -38,7 +38,7 @@ const LIMITS: [Dimension; 7] = [
 /// A key's budget: a provider name (default open_ai_compatible) and the limits in [`LIMITS`] order.
 fn budget(provider: Option<&str>, limits: &[f64]) -> JsResult<Budget> {
     let provider = match provider {
-        Some(p) => name_of(p)?,
+        Some(p) => parse_name(p)?,
         None => Provider::OpenAiCompatible,
     };
     if limits.len() != LIMITS.len() {
@@ -290,14 +290,14 @@ impl Ledger {
 
     /// Tokens held by outstanding reservations in one dimension.
     pub fn held(&self, dimension: &str) -> JsResult<f64> {
-        Ok(self.inner.held(name_of::<Dimension>(dimension)?) as f64)
+        Ok(self.inner.held(parse_name::<Dimension>(dimension)?) as f64)
     }
 
     /// What one bucket holds at `now` (`undefined` when the budget does not limit that dimension).
     pub fn available(&self, dimension: &str, now: f64) -> JsResult<Option<f64>> {
         Ok(self
             .inner
-            .available(name_of::<Dimension>(dimension)?, ms("now", now)?))
+            .available(parse_name::<Dimension>(dimension)?, ms("now", now)?))
     }
 
     /// The state (budget, buckets, `blocked_until_ms`) as JSON.
@@ -355,7 +355,7 @@ impl Reservation {
 
     /// What it holds in one dimension.
     pub fn held(&self, dimension: &str) -> JsResult<f64> {
-        let d = name_of::<Dimension>(dimension)?;
+        let d = parse_name::<Dimension>(dimension)?;
         Ok(self.live()?.held(d) as f64)
     }
 
@@ -402,14 +402,14 @@ pub struct AdmissionQueue {
 enum OfferOut<'a> {
     Admitted { check: CheckOut<'a> },
     Queued { eta_ms: u64, position: usize },
-    Shed(preflight::Shed),
+    Shed(llm_preflight::Shed),
 }
 
 #[derive(Serialize)]
 struct ShedOut {
     id: u32,
     #[serde(flatten)]
-    shed: preflight::Shed,
+    shed: llm_preflight::Shed,
 }
 
 #[derive(Serialize)]

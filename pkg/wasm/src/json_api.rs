@@ -1,9 +1,9 @@
 //! The JSON module's exports (`--features json`): everything that parses JSON (request bodies, responses,
 //! refusals, usage blocks). The JavaScript wrapper loads this module on first use of one of them.
 
-use crate::{err, ms, name_of, profile_of, EstimateOut, JsResult};
+use crate::{err, ms, parse_name, profile_of, EstimateOut, JsResult};
 use llm_preflight::{
-    estimate_request, estimate_request_priced, next_action, Api, CustomProfile, Estimate,
+    estimate_request, estimate_request_priced, Api, CustomProfile, Estimate,
     Estimator as CoreEstimator, Profile, Refusal, RefusalKind, RetryPolicy, Usage,
 };
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,7 @@ fn request(
 ) -> JsResult<llm_preflight::RequestEstimate> {
     let o: RequestOpts = opts("estimateRequest options", options)?;
     let p = profile_of(o.profile.as_deref(), o.model.as_deref())?;
-    let api = o.api.as_deref().map(name_of::<Api>).transpose()?;
+    let api = o.api.as_deref().map(parse_name::<Api>).transpose()?;
     match loaded {
         None => estimate_request(body, api, p).map_err(err),
         Some(c) => {
@@ -173,7 +173,7 @@ pub fn classify_response(response: &str, now: f64) -> JsResult<String> {
     let r: ResponseIn = opts("response", response)?;
     let status = status_of(r.status)?;
     let now = ms("now", now)?;
-    to_json(&refusal::classify(status, r.headers, &r.body, now))
+    to_json(&llm_preflight::classify(status, r.headers, &r.body, now))
 }
 
 /// Looks for an error frame in streamed text; `null` when there is none, else the classified refusal.
@@ -187,12 +187,12 @@ pub fn classify_stream_chunk(chunk: &str, response: &str, now: f64) -> JsResult<
     }
     let status = status_of(r.status)?;
     let now = ms("now", now)?;
-    match refusal::find_stream_error(chunk) {
+    match llm_preflight::find_stream_error(chunk) {
         None => Ok("null".into()),
         Some(se) => {
             // A stream that started with 200 carries its real status inside the error frame.
             let mut out =
-                refusal::classify(status.filter(|s| *s != 200), r.headers, &se.payload, now);
+                llm_preflight::classify(status.filter(|s| *s != 200), r.headers, &se.payload, now);
             out.output_delivered = se.output_delivered;
             to_json(&out)
         }
@@ -202,7 +202,7 @@ pub fn classify_stream_chunk(chunk: &str, response: &str, now: f64) -> JsResult<
 /// `llm-preflight explain-response`: the same input JSON, the same output.
 #[wasm_bindgen(js_name = explainResponse)]
 pub fn explain_response(input: &str) -> JsResult<String> {
-    to_json(&refusal::explain(input).map_err(err)?)
+    to_json(&llm_preflight::explain(input).map_err(err)?)
 }
 
 /// A refusal as `classifyResponse` returned it.
@@ -214,8 +214,8 @@ struct RefusalIn {
     limit: Option<f64>,
     requested: Option<f64>,
     used: Option<f64>,
-    dimension: Option<refusal::Dimension>,
-    window: Option<refusal::Window>,
+    dimension: Option<llm_preflight::Dimension>,
+    window: Option<llm_preflight::Window>,
     status: Option<f64>,
     message: Option<String>,
     #[serde(default)]
@@ -287,7 +287,7 @@ pub fn next_action(refusal: &str, options: &str, now: f64, random: f64) -> JsRes
         message: r.message,
         output_delivered: r.output_delivered,
     };
-    to_json(&next_action(
+    to_json(&llm_preflight::next_action(
         &refusal,
         attempt,
         &budget,

@@ -92,7 +92,7 @@ fn profile_of(profile: Option<&str>, model: Option<&str>) -> JsResult<Option<Pro
 
 /// Any name the core parses (an API, a dimension, a provider, a policy): its error lists the valid names.
 #[cfg_attr(not(feature = "lazy"), allow(dead_code))]
-fn name_of<T: std::str::FromStr<Err = UnknownName>>(name: &str) -> JsResult<T> {
+fn parse_name<T: std::str::FromStr<Err = UnknownName>>(name: &str) -> JsResult<T> {
     name.parse().map_err(err)
 }
 
