@@ -32,11 +32,10 @@ use rules::{Said, Signal};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-use stream::looks_like_stream;
+pub use stream::MAX_TEXT_BYTES;
+use stream::{cut, looks_like_stream};
 pub use stream::{find_stream_error, StreamError};
 
-/// How much of a non-JSON body (or of one message) is read for text analysis.
-pub const MAX_TEXT_BYTES: usize = 64 * 1024;
 /// How many levels of JSON nested inside JSON strings are unwrapped.
 const MAX_NESTED_JSON: u32 = 3;
 /// How deep the walk over a parsed body goes.
@@ -349,17 +348,6 @@ impl Evidence {
             }
         }
     }
-}
-
-pub(super) fn cut(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 fn gather(body: &str) -> Evidence {

@@ -1,8 +1,22 @@
 //! Errors inside streamed bodies: an SSE `data:` frame or `event: error`, an Anthropic `{"type": "error"}` frame,
 //! newline-delimited JSON with an `error` member, and whether output had been delivered before it.
 
-use super::{cut, MAX_TEXT_BYTES};
 use serde_json::Value;
+
+/// How much of a non-JSON body (or of one message) is read for text analysis.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+pub(super) fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
 
 pub(super) fn looks_like_stream(body: &str) -> bool {
     let head = cut(body.trim_start(), 4096);

@@ -4,7 +4,13 @@
 //! wrappers of the intrinsics; elsewhere (wasm32 included) eight at a time on `u64`. [`Avx2`]: 32 at a time, for
 //! the block loop built for CPUs that have AVX2. A unit test holds all three to the plain per-byte masks.
 
-use super::{BLOCK, WIN};
+/// Bytes in one block.
+pub(super) const BLOCK: usize = 64;
+/// Bytes past a block that classifying it reads: the next byte (is it equal?), the next three (a run of four
+/// copies of one byte), and up to fifteen (four copies of a four-byte character).
+const AHEAD: usize = 16;
+/// A block and what is read past it.
+pub(super) const WIN: usize = BLOCK + AHEAD;
 
 /// One block's byte classes. Bits past the block's valid bytes are cleared by the caller.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 mod classify;
 pub mod kind;
 
-use classify::Classes;
+use classify::{Classes, BLOCK, WIN};
 use kind::{
     Kind, K_ARB, K_CJKP, K_CYR, K_CYRX, K_EMO, K_EMOD, K_GRK, K_HAN, K_HANG, K_IND, K_IND2, K_KANA,
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
@@ -504,13 +504,6 @@ impl Class {
     }
 }
 
-/// Bytes in one block.
-const BLOCK: usize = 64;
-/// Bytes past a block that classifying it reads: the next byte (is it equal?), the next three (a run of four
-/// copies of one byte), and up to fifteen (four copies of a four-byte character).
-const AHEAD: usize = 16;
-/// A block and what is read past it.
-const WIN: usize = BLOCK + AHEAD;
 /// What stands past the end of the text in the last window: a byte that never occurs in UTF-8, so equals nothing
 /// in it.
 const PAD: u8 = 0xff;
