@@ -88,7 +88,7 @@ fn paths(code: &str, module: &str) -> Vec<String> {
             if code[end..].starts_with('{') {
                 let close = code[end..].find('}').map_or(code.len(), |c| end + c);
                 for item in code[end + 1..close].split(',') {
-                    let item = item.trim().split_whitespace().next().unwrap_or("");
+                    let item = item.split_whitespace().next().unwrap_or("");
                     if !item.is_empty() && item != "self" {
                         out.push(join(item));
                     } else if item == "self" {
