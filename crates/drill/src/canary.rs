@@ -11,7 +11,8 @@
 //!    Expected: a rate-limit kind, retryable, with a stated wait; headers that make the library's own ledger hold
 //!    the same request back (queueable, not sendable); and the retry policy never earlier than the stated wait.
 
-use super::{usage_of, Clock, Reply, Upstream};
+use crate::driver::usage_of;
+use crate::upstream::{Clock, Reply, Upstream};
 use llm_preflight::{
     classify_with_snapshot, estimate_request, next_action, Action, Budget, Cost, Ledger, Policy,
     Profile, Provider, RateLimitSnapshot, RefusalKind, RetryPolicy, State, Verdict,

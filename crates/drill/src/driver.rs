@@ -3,7 +3,9 @@
 
 use crate::config::{nonzero, DrillConfig, DrillError, SimSettings, Sizes, MAX_PROMPT_TOKENS};
 use crate::report::{histogram, Assertion, Crossover, MidStream, Record, Report, Series, Spread};
-use crate::{sim, Clock, Reply, SimClock, Simulated, SplitMix64, Upstream};
+use crate::sim;
+use crate::upstream::{Clock, Reply, SimClock, Simulated, Upstream};
+use llm_preflight::internals::SplitMix64;
 use llm_preflight::{
     classify_with_snapshot, estimate_request, find_stream_error, next_action, route, Action,
     AdmissionQueue, BreakerConfig, Budget, Candidate, CircuitBreakers, Cost, Ledger, Offer,

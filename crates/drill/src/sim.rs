@@ -7,9 +7,9 @@
 //! charges the prompt plus the request's output cap at admission and gives the unused part of the cap back when the
 //! answer ends.
 
-use super::Reply;
-use super::SplitMix64;
+use crate::upstream::Reply;
 use llm_preflight::estimate_request;
+use llm_preflight::internals::SplitMix64;
 use std::collections::BTreeMap;
 
 /// How a simulated provider behaves.

@@ -1,6 +1,6 @@
 //! The drill's chart: hand-written SVG, one polyline per series over time bins, with axes and a legend.
 
-use super::Report;
+use crate::report::Report;
 use llm_preflight::internals::svg::{escape as esc, open};
 use std::fmt::Write;
 
