@@ -33,6 +33,8 @@
 //! - **Headers**: [`RateLimitSnapshot::from_headers`], [`Headers`], [`parse_duration_ms`].
 //! - **Refusals and retries**: [`classify`], [`find_stream_error`], [`explain`], [`next_action`] under a
 //!   [`RetryPolicy`], [`CircuitBreakers`], [`RetryBudget`].
+//! - **The guarded call**: [`Guard`] (the targets, their ledgers and queues, breakers, the retry budget) and
+//!   [`Call`], one request's whole path as a sans-I/O state machine ([`Call::poll`] → [`Step`]).
 //! - **Traffic and profile files**: [`parse_row`], [`Calibration`] and [`Backtest`] over an operator's own log;
 //!   [`CustomProfile`] and [`Tables`] (profile files as JSON).
 //! - **Names**: every name the CLI and the npm package accept (profiles, providers, APIs, policies, dimensions)
@@ -58,6 +60,7 @@ mod estimate;
 #[cfg(feature = "exact")]
 mod exact;
 mod explain;
+mod guard;
 mod headers;
 mod preflight;
 mod refusal;
@@ -108,6 +111,9 @@ pub use retry::{
     next_action, Action, BreakerConfig, BreakerState, CircuitBreaker, CircuitBreakers,
     FallbackReason, GiveUpReason, RetryBudget, RetryPolicy,
 };
+
+// The guarded call.
+pub use guard::{Answer, Call, Disposition, Guard, GuardConfig, GuardError, Outcome, Step, Target};
 
 // Traffic and profile files.
 pub use profile_file::{CustomProfile, ProfileFileError, Tables};

@@ -107,7 +107,11 @@ pub fn find_stream_error(body: &str) -> Option<StreamError> {
 }
 
 /// Looks at one frame: returns the error it carries, or notes whether it delivered content.
-fn inspect_frame(data: &str, event: Option<&str>, delivered: &mut bool) -> Option<StreamError> {
+pub(crate) fn inspect_frame(
+    data: &str,
+    event: Option<&str>,
+    delivered: &mut bool,
+) -> Option<StreamError> {
     let d = data.trim();
     if d == "[DONE]" {
         return None;

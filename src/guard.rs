@@ -1,0 +1,1052 @@
+//! The guarded call: one sans-I/O state machine that owns a request's whole path, so a gateway gets the order
+//! right by default: estimate, route, admit (reserve, or queue until the bucket refills, or shed by the deadline),
+//! send, read the answer (headers first, then the body, settling before anything else), classify a refusal,
+//! wait no earlier than Retry-After, retry, fall back or give up, and settle or release every reservation on every
+//! path.
+//!
+//! A [`Guard`] holds what calls share: the [`Target`]s (providers or keys, in preference order) with their
+//! ledgers and admission queues, a circuit breaker per target and the retry budget. It is a cheap handle
+//! (clones share it, as a [`Ledger`]'s do). [`Guard::start`] gives a [`Call`]; the caller drives it with its own
+//! clock and I/O, in the manner of quinn-proto's `Connection`: [`Call::poll`] says what to do next
+//! ([`Step`]: send this body to that target, wait until a time, answer the client yourself, or done), and the
+//! `on_*` methods feed it what happened (the response's status and headers, body chunks, its end, a transport
+//! error, the client going away). Time is `now_ms` and the retry jitter a draw in `[0, 1)` given to
+//! [`Call::on_end`], both parameters.
+//!
+//! ```
+//! use llm_preflight::{Budget, Guard, GuardConfig, Provider, Step, Target};
+//! let key = Target::new("openai", Budget::new(Provider::OpenAi).tokens_per_minute(8_000.try_into().unwrap()));
+//! let guard = Guard::new(vec![key], GuardConfig::default()).unwrap();
+//! let body = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Hello"}],"max_tokens":100}"#;
+//! let mut call = guard.start(body, 30_000, 0);
+//! let Step::Send { target, .. } = call.poll(0) else { panic!() };
+//! assert_eq!(target, 0);
+//! call.on_response(200, [("x-ratelimit-remaining-tokens", "7800")], 400);
+//! call.on_body(br#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":20}}"#, 450);
+//! call.on_end(450, 0.5);
+//! assert!(matches!(call.poll(450), Step::Done(o) if o.succeeded()));
+//! assert_eq!(guard.held_tokens(), 0);
+//! ```
+
+use crate::dimension::Dimension;
+use crate::headers::RateLimitSnapshot;
+use crate::preflight::budget::Budget;
+use crate::preflight::ledger::{Ledger, Reservation, Usage};
+use crate::preflight::policy::Policy;
+use crate::preflight::queue::{AdmissionQueue, Offer, Shed, ShedReason};
+use crate::preflight::request::{estimate_request_value, Api};
+use crate::preflight::state::State;
+use crate::preflight::verdict::{Cost, Verdict};
+use crate::refusal::{classify_with_snapshot, inspect_frame};
+use crate::retry::{
+    next_action, Action, BreakerConfig, CircuitBreakers, FallbackReason, RetryBudget, RetryPolicy,
+};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// One provider or key a [`Guard`] may send to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// A name for breakers and reports (`openai-key-1`, `groq/llama-3.3-70b`).
+    pub name: String,
+    /// Its limits and admission rules.
+    pub budget: Budget,
+    /// The API shape it speaks; a call only falls back to targets of its own body's shape. `None`: any.
+    pub api: Option<Api>,
+    /// The `model` to write into the body when sending here (a fallback's own model name); `None` keeps it.
+    pub model: Option<String>,
+}
+
+impl Target {
+    /// A target of any API shape that keeps the body's model.
+    pub fn new(name: &str, budget: Budget) -> Target {
+        Target {
+            name: name.to_string(),
+            budget,
+            api: None,
+            model: None,
+        }
+    }
+}
+
+/// How a [`Guard`] decides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuardConfig {
+    /// Which end of the estimate's band admission decides on.
+    pub policy: Policy,
+    /// Backoff, caps and attempts for retries (each call adds its own deadline).
+    pub retry: RetryPolicy,
+    /// Work each target's admission queue may hold, in milliseconds of refill.
+    pub max_queue_work_ms: u64,
+    /// When a target's breaker opens and closes.
+    pub breaker: BreakerConfig,
+    /// Retries allowed per request sent (the retry budget's ratio), with its floor per second and burst.
+    pub retry_budget: (f64, f64, f64),
+    /// The most of a response body kept for classification and usage (a stream's frames are read as they come).
+    pub max_body_bytes: usize,
+}
+
+impl Default for GuardConfig {
+    fn default() -> Self {
+        GuardConfig {
+            policy: Policy::Median,
+            retry: RetryPolicy::default(),
+            max_queue_work_ms: 20_000,
+            breaker: BreakerConfig::default(),
+            retry_budget: (0.2, 1.0, 20.0),
+            max_body_bytes: 1 << 20,
+        }
+    }
+}
+
+/// A [`Guard`] that cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GuardError {
+    /// No target was given.
+    NoTarget,
+    /// Two targets share a name (breakers are kept by name).
+    DuplicateName(String),
+}
+
+impl fmt::Display for GuardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuardError::NoTarget => f.write_str("a guard needs at least one target"),
+            GuardError::DuplicateName(n) => write!(f, "two targets are named {n:?}"),
+        }
+    }
+}
+
+impl std::error::Error for GuardError {}
+
+/// What is shared by every call of one gateway.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    inner: Arc<Mutex<Shared>>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    target: Target,
+    queue: AdmissionQueue<u64>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    slots: Vec<Slot>,
+    breakers: CircuitBreakers,
+    retry_budget: RetryBudget,
+    config: GuardConfig,
+    next_id: u64,
+    /// What a target's queue decided for a queued call, kept until that call polls.
+    ready: BTreeMap<u64, Result<Reservation, Shed>>,
+    /// Calls that ended while still in a queue: what the queue decides for them later is given back at once.
+    gone: BTreeSet<u64>,
+}
+
+impl Shared {
+    /// Polls a target's queue and keeps what it decided for the calls concerned.
+    fn pump(&mut self, t: usize, now_ms: u64) {
+        let poll = self.slots[t].queue.poll(now_ms);
+        for (id, r) in poll.admitted {
+            if self.gone.remove(&id) {
+                r.release();
+            } else {
+                self.ready.insert(id, Ok(r));
+            }
+        }
+        for (id, s) in poll.shed {
+            if !self.gone.remove(&id) {
+                self.ready.insert(id, Err(s));
+            }
+        }
+    }
+}
+
+fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Guard {
+    /// A guard over `targets`, in preference order.
+    pub fn new(targets: Vec<Target>, config: GuardConfig) -> Result<Guard, GuardError> {
+        if targets.is_empty() {
+            return Err(GuardError::NoTarget);
+        }
+        for (i, t) in targets.iter().enumerate() {
+            if targets[..i].iter().any(|o| o.name == t.name) {
+                return Err(GuardError::DuplicateName(t.name.clone()));
+            }
+        }
+        let (ratio, floor, burst) = config.retry_budget;
+        let slots = targets
+            .into_iter()
+            .map(|target| {
+                let ledger = Ledger::new(State::new(target.budget.clone(), 0));
+                Slot {
+                    queue: AdmissionQueue::new(ledger, config.policy, config.max_queue_work_ms),
+                    target,
+                }
+            })
+            .collect();
+        Ok(Guard {
+            inner: Arc::new(Mutex::new(Shared {
+                slots,
+                breakers: CircuitBreakers::new(config.breaker),
+                retry_budget: RetryBudget::new(ratio, floor, burst),
+                config,
+                next_id: 0,
+                ready: BTreeMap::new(),
+                gone: BTreeSet::new(),
+            })),
+        })
+    }
+
+    /// A call for the request `body` (OpenAI chat or Responses, Anthropic Messages or Gemini JSON) that must start
+    /// by `deadline_ms`. A body that cannot be read gives a call whose first step answers 400.
+    pub fn start(&self, body: &str, deadline_ms: u64, now_ms: u64) -> Call {
+        let mut g = lock(&self.inner);
+        let id = g.next_id;
+        g.next_id += 1;
+        let n = g.slots.len();
+        let mut call = Call {
+            guard: self.clone(),
+            id,
+            body: Value::Null,
+            api: None,
+            costs: vec![None; n],
+            deadline_ms,
+            started_ms: now_ms,
+            attempt: 0,
+            tried: vec![false; n],
+            phase: Phase::Route,
+            reservation: None,
+            response: None,
+            blocked: vec![0; n],
+            outcome: Outcome::default(),
+            sent_once: false,
+        };
+        let parsed: Result<Value, String> = serde_json::from_str(body).map_err(|e| e.to_string());
+        match parsed {
+            Ok(v) => match estimate_request_value(&v, None, None) {
+                Ok(est) => {
+                    call.api = Some(est.api);
+                    let cost = est.cost();
+                    for (i, s) in g.slots.iter().enumerate() {
+                        if s.target.api.is_none_or(|a| a == est.api) {
+                            call.costs[i] = Some(cost.clone());
+                        }
+                    }
+                    call.body = v;
+                }
+                Err(e) => call.phase = Phase::Answer(bad_request(&e.to_string())),
+            },
+            Err(e) => {
+                call.phase =
+                    Phase::Answer(bad_request(&format!("the request body is not JSON: {e}")))
+            }
+        }
+        call
+    }
+
+    /// Tokens held by reservations in flight, over every target (tokens per minute, or input tokens where a target
+    /// meters only those): zero when every call has ended.
+    pub fn held_tokens(&self) -> u64 {
+        let g = lock(&self.inner);
+        g.slots
+            .iter()
+            .map(|s| {
+                let l = s.queue.ledger();
+                l.held(Dimension::Tokens)
+                    .max(l.held(Dimension::InputTokens))
+            })
+            .sum()
+    }
+
+    /// Reservations in flight, over every target.
+    pub fn in_flight(&self) -> u64 {
+        let g = lock(&self.inner);
+        g.slots.iter().map(|s| s.queue.ledger().in_flight()).sum()
+    }
+
+    /// Calls waiting in the targets' admission queues.
+    pub fn queued(&self) -> usize {
+        let g = lock(&self.inner);
+        g.slots.iter().map(|s| s.queue.len()).sum()
+    }
+
+    /// A copy of one target's state (its buckets as the guard sees them), or `None` past the last target.
+    pub fn state(&self, target: usize) -> Option<State> {
+        let g = lock(&self.inner);
+        g.slots.get(target).map(|s| s.queue.ledger().snapshot())
+    }
+}
+
+/// What to do next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Send `body` to target `target` now; feed the answer back with the `on_*` methods.
+    Send {
+        /// The target's position in the guard's list.
+        target: usize,
+        /// Its name.
+        name: String,
+        /// The body to send (the model rewritten where the target says so).
+        body: String,
+    },
+    /// Nothing to do before `until_ms`; poll again then.
+    Wait {
+        /// When to poll again.
+        until_ms: u64,
+    },
+    /// The response of the last `Send` is still coming: feed it with the `on_*` methods.
+    Awaiting,
+    /// Answer the client with this response; the call is over once it has been written.
+    Answer(Answer),
+    /// The call is over.
+    Done(Outcome),
+}
+
+/// A response the gateway writes to its client itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// Headers to send.
+    pub headers: Vec<(String, String)>,
+    /// The body (JSON).
+    pub body: String,
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// `succeeded`, `answered` (the gateway answered: never sendable, shed, a bad request or a provider's
+    /// refusal passed on), `failed` (a stream that failed after its head went out, or a transport error with
+    /// nowhere left to go) or `abandoned` (the client went away).
+    pub end: &'static str,
+    /// The status the client got.
+    pub status: Option<u16>,
+    /// The last target it was sent to.
+    pub target: Option<usize>,
+    /// Times it was sent.
+    pub attempts: u32,
+    /// Why it ended so, for a person.
+    pub reason: String,
+    /// The usage the provider reported (or the estimate it was settled at).
+    pub usage: Option<Usage>,
+}
+
+impl Outcome {
+    /// Whether the provider answered successfully.
+    pub fn succeeded(&self) -> bool {
+        self.end == "succeeded"
+    }
+}
+
+/// What a response told the call about how to pass its body on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    /// A success: write the status, headers and each body chunk to the client as they come (and feed them here).
+    PassThrough,
+    /// A refusal or an error: keep it from the client and feed it here; the call decides what the client gets.
+    Hold,
+    /// Not expected now (no send is outstanding): ignore it.
+    Ignore,
+}
+
+#[derive(Debug)]
+enum Phase {
+    /// Choose a target and offer the call to its queue.
+    Route,
+    /// In target `t`'s queue.
+    Queued { target: usize, eta_ms: u64 },
+    /// Offer again to target `t` at `at_ms` (a retry, or after a shrink).
+    Retry { target: usize, at_ms: u64 },
+    /// Admitted on `t`: send.
+    Admitted { target: usize },
+    /// Sent to `t`; the response has not ended.
+    Sent { target: usize },
+    /// Answer the client.
+    Answer(Answer),
+    /// Over.
+    Done,
+}
+
+#[derive(Debug, Default)]
+struct Response {
+    status: u16,
+    snapshot: RateLimitSnapshot,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    truncated: bool,
+    /// A stream: its frames are read as they come.
+    line: Vec<u8>,
+    data: String,
+    event: Option<String>,
+    delivered: bool,
+    stream_error: Option<String>,
+    usage: Option<Usage>,
+    passed_through: bool,
+}
+
+/// One request's path through a [`Guard`].
+#[derive(Debug)]
+pub struct Call {
+    guard: Guard,
+    id: u64,
+    body: Value,
+    api: Option<Api>,
+    /// The cost as each target counts it; `None` where the target speaks another API.
+    costs: Vec<Option<Cost>>,
+    deadline_ms: u64,
+    started_ms: u64,
+    attempt: u32,
+    tried: Vec<bool>,
+    phase: Phase,
+    reservation: Option<Reservation>,
+    response: Option<Response>,
+    /// Per target: no send before this time (a Retry-After the call was told).
+    blocked: Vec<u64>,
+    outcome: Outcome,
+    sent_once: bool,
+}
+
+fn bad_request(msg: &str) -> Answer {
+    answer_json(
+        400,
+        Vec::new(),
+        json!({"error": {"type": "invalid_request_error", "message": msg}}),
+    )
+}
+
+fn answer_json(status: u16, mut headers: Vec<(String, String)>, body: Value) -> Answer {
+    headers.push(("content-type".into(), "application/json".into()));
+    Answer {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// The gateway's own view of a target's budget as rate-limit headers, for a 429 it answers itself.
+fn budget_headers(state: &State, now_ms: u64) -> Vec<(String, String)> {
+    let mut h = Vec::new();
+    for (d, name) in [
+        (Dimension::Tokens, "tokens"),
+        (Dimension::Requests, "requests"),
+    ] {
+        if let Some(b) = state.bucket(d) {
+            let left = b.available(now_ms).max(0.0).floor() as u64;
+            let full_in = if b.rate_per_ms > 0.0 {
+                ((b.limit as f64 - b.available(now_ms)).max(0.0) / b.rate_per_ms).ceil() as u64
+            } else {
+                0
+            };
+            h.push((format!("x-ratelimit-limit-{name}"), b.limit.to_string()));
+            h.push((format!("x-ratelimit-remaining-{name}"), left.to_string()));
+            h.push((format!("x-ratelimit-reset-{name}"), format!("{full_in}ms")));
+        }
+    }
+    h
+}
+
+impl Call {
+    /// What to do next at `now_ms`.
+    pub fn poll(&mut self, now_ms: u64) -> Step {
+        // A few internal transitions may follow one another (a shed falls back, a fallback is admitted at once).
+        for _ in 0..64 {
+            match std::mem::replace(&mut self.phase, Phase::Done) {
+                Phase::Done => return Step::Done(self.outcome.clone()),
+                Phase::Answer(a) => {
+                    self.outcome.status = Some(a.status);
+                    if self.outcome.end.is_empty() {
+                        self.outcome.end = "answered";
+                    }
+                    self.phase = Phase::Done;
+                    return Step::Answer(a);
+                }
+                Phase::Sent { target } => {
+                    self.phase = Phase::Sent { target };
+                    return Step::Awaiting;
+                }
+                Phase::Route => self.route(now_ms),
+                Phase::Retry { target, at_ms } => {
+                    if now_ms < at_ms {
+                        self.phase = Phase::Retry { target, at_ms };
+                        return Step::Wait { until_ms: at_ms };
+                    }
+                    self.offer(target, now_ms);
+                }
+                Phase::Queued { target, eta_ms } => {
+                    let mut g = lock(&self.guard.inner);
+                    g.pump(target, now_ms);
+                    match g.ready.remove(&self.id) {
+                        Some(Ok(r)) => {
+                            drop(g);
+                            self.reservation = Some(r);
+                            self.phase = Phase::Admitted { target };
+                        }
+                        Some(Err(shed)) => {
+                            drop(g);
+                            self.shed(target, shed, now_ms);
+                        }
+                        None => {
+                            drop(g);
+                            self.phase = Phase::Queued { target, eta_ms };
+                            return Step::Wait {
+                                until_ms: eta_ms.max(now_ms + 1),
+                            };
+                        }
+                    }
+                }
+                Phase::Admitted { target } => {
+                    if let Some(step) = self.send(target, now_ms) {
+                        return step;
+                    }
+                }
+            }
+        }
+        // Unreachable in practice (each transition either returns or moves on); end safely.
+        self.end_with("failed", "the call did not settle on a step", now_ms);
+        Step::Done(self.outcome.clone())
+    }
+
+    /// The first target, among those not yet tried, that speaks the body's API and could ever hold it: sendable
+    /// now, else the shortest wait (the core's `route`).
+    fn route(&mut self, now_ms: u64) {
+        let g = lock(&self.guard.inner);
+        let mut best: Option<(u64, usize)> = None;
+        let mut never: Option<Verdict> = None;
+        for (i, s) in g.slots.iter().enumerate() {
+            let Some(cost) = &self.costs[i] else { continue };
+            if self.tried[i] {
+                continue;
+            }
+            let state = s.queue.ledger().snapshot();
+            let c = state.check(cost, g.config.policy, now_ms);
+            let wait = match c.verdict {
+                Verdict::Sendable => 0,
+                Verdict::Queueable { wait_ms, .. } => wait_ms,
+                v @ Verdict::NeverSendable { .. } => {
+                    never.get_or_insert(v);
+                    continue;
+                }
+            };
+            let wait = wait.max(self.blocked[i].saturating_sub(now_ms));
+            if best.is_none_or(|(w, _)| wait < w) {
+                best = Some((wait, i));
+            }
+        }
+        drop(g);
+        match best {
+            Some((_, t)) => self.offer(t, now_ms),
+            None => match never {
+                Some(Verdict::NeverSendable {
+                    dimension,
+                    limit,
+                    needed,
+                    excess,
+                }) => {
+                    self.outcome.reason = format!(
+                        "never sendable: needs {needed} against a {dimension} limit of {limit}"
+                    );
+                    self.phase = Phase::Answer(never_sendable(dimension, limit, needed, excess));
+                }
+                _ => {
+                    let msg = if self.costs.iter().all(Option::is_none) {
+                        "no target speaks this request's API"
+                    } else {
+                        "every target that could take this request has been tried"
+                    };
+                    self.outcome.reason = msg.into();
+                    self.phase = Phase::Answer(answer_json(
+                        503,
+                        Vec::new(),
+                        json!({"error": {"type": "no_target", "message": msg}}),
+                    ));
+                }
+            },
+        }
+    }
+
+    /// Offers the call to target `t`'s queue.
+    fn offer(&mut self, t: usize, now_ms: u64) {
+        self.tried[t] = true;
+        let Some(cost) = self.costs[t].clone() else {
+            self.phase = Phase::Route;
+            return;
+        };
+        let mut g = lock(&self.guard.inner);
+        let offered = g.slots[t]
+            .queue
+            .offer(self.id, cost, self.deadline_ms, now_ms);
+        drop(g);
+        match offered {
+            Offer::Admitted { reservation, .. } => {
+                self.reservation = Some(reservation);
+                self.phase = Phase::Admitted { target: t };
+            }
+            Offer::Queued { eta_ms, .. } => self.phase = Phase::Queued { target: t, eta_ms },
+            Offer::Shed { shed, .. } => self.shed(t, shed, now_ms),
+        }
+    }
+
+    /// Target `t` shed the call: the next target that could take it, else the shed answer.
+    fn shed(&mut self, t: usize, shed: Shed, now_ms: u64) {
+        if self.has_untried() {
+            self.phase = Phase::Route;
+            return;
+        }
+        self.outcome.reason = shed.message.clone();
+        let state = self.guard.state(t);
+        self.phase = Phase::Answer(match shed.reason {
+            ShedReason::NeverSendable {
+                dimension,
+                limit,
+                needed,
+                excess,
+            } => never_sendable(dimension, limit, needed, excess),
+            _ => {
+                let mut headers = state.map_or_else(Vec::new, |s| budget_headers(&s, now_ms));
+                if let Some(w) = shed.retry_after_ms {
+                    headers.push(("retry-after".into(), w.div_ceil(1000).max(1).to_string()));
+                }
+                answer_json(
+                    429,
+                    headers,
+                    json!({"error": {"type": "rate_limit_exceeded", "message": shed.message, "shed": shed}}),
+                )
+            }
+        });
+    }
+
+    fn has_untried(&self) -> bool {
+        (0..self.tried.len()).any(|i| !self.tried[i] && self.costs[i].is_some())
+    }
+
+    /// Sends on target `t` if its breaker allows; else gives the reservation back and moves on.
+    fn send(&mut self, t: usize, now_ms: u64) -> Option<Step> {
+        let mut g = lock(&self.guard.inner);
+        let name = g.slots[t].target.name.clone();
+        if !g.breakers.get(&name).allow(now_ms) {
+            drop(g);
+            if let Some(r) = self.reservation.take() {
+                r.release();
+            }
+            self.outcome.reason = format!("circuit open on {name}");
+            self.phase = Phase::Route;
+            if !self.has_untried() {
+                self.phase = Phase::Answer(answer_json(
+                    503,
+                    vec![("retry-after".into(), "1".into())],
+                    json!({"error": {"type": "overloaded_error", "message": self.outcome.reason}}),
+                ));
+            }
+            return None;
+        }
+        if !self.sent_once {
+            self.sent_once = true;
+            g.retry_budget.on_request(now_ms);
+        }
+        let model = g.slots[t].target.model.clone();
+        drop(g);
+        let mut body = self.body.clone();
+        if let (Some(m), Some(o)) = (model, body.as_object_mut()) {
+            if o.contains_key("model") {
+                o.insert("model".into(), Value::String(m));
+            }
+        }
+        self.attempt_sent(t);
+        self.phase = Phase::Sent { target: t };
+        self.response = None;
+        Some(Step::Send {
+            target: t,
+            name,
+            body: body.to_string(),
+        })
+    }
+
+    fn attempt_sent(&mut self, t: usize) {
+        self.outcome.attempts += 1;
+        self.outcome.target = Some(t);
+    }
+
+    /// The response's status and headers arrived (`now_ms`, the caller's clock).
+    pub fn on_response<I, N, V>(&mut self, status: u16, headers: I, now_ms: u64) -> Disposition
+    where
+        I: IntoIterator<Item = (N, V)>,
+        N: AsRef<str>,
+        V: AsRef<str>,
+    {
+        let Phase::Sent { target } = self.phase else {
+            return Disposition::Ignore;
+        };
+        let pairs: Vec<(String, String)> = headers
+            .into_iter()
+            .map(|(n, v)| (n.as_ref().to_string(), v.as_ref().to_string()))
+            .collect();
+        let snapshot = RateLimitSnapshot::from_headers(
+            pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+            now_ms,
+        )
+        .snapshot;
+        // The provider's headers go to its ledger at once, while the reservation is still held.
+        let g = lock(&self.guard.inner);
+        g.slots[target].queue.ledger().observe(&snapshot, now_ms);
+        drop(g);
+        let pass = (200..300).contains(&status);
+        self.response = Some(Response {
+            status,
+            snapshot,
+            headers: pairs,
+            passed_through: pass,
+            ..Response::default()
+        });
+        if pass {
+            Disposition::PassThrough
+        } else {
+            Disposition::Hold
+        }
+    }
+
+    /// A piece of the response body (any split; a stream's frames are read as they complete).
+    pub fn on_body(&mut self, chunk: &[u8], _now_ms: u64) {
+        let cap = self.config().max_body_bytes;
+        let Some(r) = self.response.as_mut() else {
+            return;
+        };
+        if r.body.len() < cap {
+            let take = chunk.len().min(cap - r.body.len());
+            r.body.extend_from_slice(&chunk[..take]);
+        } else {
+            r.truncated = true;
+        }
+        for &b in chunk {
+            if b == b'\n' {
+                let line = std::mem::take(&mut r.line);
+                frame_line(r, &String::from_utf8_lossy(&line));
+            } else if r.line.len() < 1 << 20 {
+                r.line.push(b);
+            }
+        }
+    }
+
+    /// The response body ended: the call settles its reservation (at the reported usage) or gives it back, and
+    /// decides what comes next. `random` is a uniform draw in `[0, 1)` for a retry's jitter.
+    pub fn on_end(&mut self, now_ms: u64, random: f64) {
+        let Phase::Sent { target } = self.phase else {
+            return;
+        };
+        let Some(mut r) = self.response.take() else {
+            // An end with no response head: nothing came back.
+            self.on_transport_error(now_ms);
+            return;
+        };
+        if !r.line.is_empty() {
+            let line = std::mem::take(&mut r.line);
+            frame_line(&mut r, &String::from_utf8_lossy(&line));
+        }
+        frame_line(&mut r, "");
+        let text = String::from_utf8_lossy(&r.body).into_owned();
+        let ok = (200..300).contains(&r.status) && r.stream_error.is_none();
+        let name = self.target_name(target);
+        if ok {
+            let usage = r.usage.or_else(|| {
+                serde_json::from_str::<Value>(&text)
+                    .ok()
+                    .and_then(|v| Usage::from_response(&v).ok().flatten())
+            });
+            let settled_at = usage.unwrap_or(Usage {
+                input_tokens: self.costs[target].as_ref().map_or(0, |c| c.input.tokens),
+                output_tokens: 0,
+            });
+            if let Some(res) = self.reservation.take() {
+                let _ = res.settle(settled_at, now_ms);
+            }
+            lock(&self.guard.inner)
+                .breakers
+                .get(&name)
+                .on_success(now_ms);
+            self.outcome.usage = Some(settled_at);
+            self.outcome.status = Some(r.status);
+            self.outcome.reason = String::new();
+            self.end_with("succeeded", "", now_ms);
+            return;
+        }
+        // A refusal, or an error inside a stream that passed through.
+        let payload = r.stream_error.clone().unwrap_or_else(|| text.clone());
+        let status = if r.stream_error.is_some() {
+            None
+        } else {
+            Some(r.status)
+        };
+        let mut refusal = classify_with_snapshot(status, &r.snapshot, &payload);
+        refusal.output_delivered |= r.delivered;
+        if let Some(res) = self.reservation.take() {
+            if r.stream_error.is_some() {
+                // Admitted and counted: settle at what the prompt cost.
+                let u = Usage {
+                    input_tokens: self.costs[target].as_ref().map_or(0, |c| c.input.tokens),
+                    output_tokens: 0,
+                };
+                let _ = res.settle(u, now_ms);
+            } else {
+                res.release();
+            }
+        }
+        let mut g = lock(&self.guard.inner);
+        g.breakers.get(&name).on_refusal(&refusal, now_ms);
+        let policy = RetryPolicy {
+            deadline_ms: Some(self.deadline_ms),
+            ..g.config.retry
+        };
+        let action = next_action(&refusal, self.attempt, &policy, now_ms, random);
+        let action = g.retry_budget.gate(action, now_ms);
+        drop(g);
+        if let Some(w) = refusal.retry_after_ms {
+            self.blocked[target] = self.blocked[target].max(now_ms.saturating_add(w));
+        }
+        self.outcome.reason = format!("{} from {name}", refusal.kind.name());
+        if r.passed_through {
+            // The head went out: nothing can be sent again on this response.
+            self.end_with(
+                "failed",
+                &format!("{} inside the stream", refusal.kind.name()),
+                now_ms,
+            );
+            return;
+        }
+        let passed_on = || Answer {
+            status: r.status,
+            headers: r.headers.clone(),
+            body: text.clone(),
+        };
+        match action {
+            Action::Retry { after_ms } => {
+                self.attempt += 1;
+                self.phase = Phase::Retry {
+                    target,
+                    at_ms: now_ms.saturating_add(after_ms),
+                };
+            }
+            Action::Fallback { reason } => {
+                self.attempt = 0;
+                if self.has_untried() {
+                    self.phase = Phase::Route;
+                } else {
+                    self.outcome.reason = format!(
+                        "{} from {name}; no target left ({})",
+                        refusal.kind.name(),
+                        fallback_name(reason)
+                    );
+                    self.phase = Phase::Answer(passed_on());
+                }
+            }
+            Action::Shrink { by_tokens } => match self.shrink(by_tokens) {
+                true => {
+                    self.attempt += 1;
+                    self.tried[target] = false;
+                    self.phase = Phase::Retry {
+                        target,
+                        at_ms: now_ms,
+                    };
+                }
+                false => self.phase = Phase::Answer(passed_on()),
+            },
+            Action::GiveUp { .. } => self.phase = Phase::Answer(passed_on()),
+        }
+    }
+
+    /// Cuts the body's output cap by the excess and a margin, when it has one large enough; re-prices the call.
+    fn shrink(&mut self, by_tokens: Option<u64>) -> bool {
+        let Some(by) = by_tokens else { return false };
+        let cut = by + by / 10 + 16;
+        let fields: &[&str] = &["max_tokens", "max_completion_tokens", "max_output_tokens"];
+        let Some(o) = self.body.as_object_mut() else {
+            return false;
+        };
+        let mut done = false;
+        for f in fields {
+            if let Some(cap) = o.get(*f).and_then(Value::as_u64) {
+                if cap > cut {
+                    o.insert((*f).into(), Value::from(cap - cut));
+                    done = true;
+                }
+            }
+        }
+        if let Some(cap) = o
+            .get("generationConfig")
+            .and_then(|g| g.get("maxOutputTokens"))
+            .and_then(Value::as_u64)
+        {
+            if cap > cut {
+                o["generationConfig"]["maxOutputTokens"] = Value::from(cap - cut);
+                done = true;
+            }
+        }
+        if done {
+            if let Ok(est) = estimate_request_value(&self.body, self.api, None) {
+                let cost = est.cost();
+                for c in self.costs.iter_mut().flatten() {
+                    *c = cost.clone();
+                }
+            }
+        }
+        done
+    }
+
+    /// Nothing came back (connection refused or reset, a timeout): the reservation is released, the target's
+    /// breaker counts a failure, and the call moves to another target or answers 502.
+    pub fn on_transport_error(&mut self, now_ms: u64) {
+        let Phase::Sent { target } = self.phase else {
+            return;
+        };
+        if let Some(r) = self.reservation.take() {
+            r.release();
+        }
+        let name = self.target_name(target);
+        lock(&self.guard.inner)
+            .breakers
+            .get(&name)
+            .on_failure(now_ms);
+        self.response = None;
+        if self.has_untried() {
+            self.phase = Phase::Route;
+        } else {
+            self.outcome.reason = format!("no answer from {name}");
+            self.outcome.end = "failed";
+            self.phase = Phase::Answer(answer_json(
+                502,
+                Vec::new(),
+                json!({"error": {"type": "bad_gateway", "message": self.outcome.reason}}),
+            ));
+        }
+    }
+
+    /// The client went away: whatever the call holds is given back (settled at the prompt when the provider had
+    /// already answered), and the call is over.
+    pub fn on_client_gone(&mut self, now_ms: u64) {
+        if matches!(self.phase, Phase::Done) {
+            return;
+        }
+        if let Phase::Queued { target, .. } = self.phase {
+            // The queue may have admitted it meanwhile: take that back too; if it is still queued, whatever the
+            // queue decides for it later is given back then.
+            let mut g = lock(&self.guard.inner);
+            g.pump(target, now_ms);
+            match g.ready.remove(&self.id) {
+                Some(Ok(r)) => {
+                    drop(g);
+                    r.release();
+                }
+                Some(Err(_)) => {}
+                None => {
+                    g.gone.insert(self.id);
+                }
+            }
+        }
+        if let Some(r) = self.reservation.take() {
+            match (&self.phase, &self.response) {
+                (Phase::Sent { target }, Some(_)) => {
+                    let u = Usage {
+                        input_tokens: self.costs[*target].as_ref().map_or(0, |c| c.input.tokens),
+                        output_tokens: 0,
+                    };
+                    let _ = r.settle(u, now_ms);
+                }
+                _ => r.release(),
+            }
+        }
+        self.response = None;
+        self.end_with("abandoned", "the client went away", now_ms);
+    }
+
+    fn end_with(&mut self, end: &'static str, reason: &str, _now_ms: u64) {
+        self.outcome.end = end;
+        if !reason.is_empty() {
+            self.outcome.reason = reason.to_string();
+        }
+        self.phase = Phase::Done;
+    }
+
+    fn target_name(&self, t: usize) -> String {
+        lock(&self.guard.inner).slots[t].target.name.clone()
+    }
+
+    fn config(&self) -> GuardConfig {
+        lock(&self.guard.inner).config.clone()
+    }
+}
+
+impl Drop for Call {
+    /// A call dropped mid-way gives back what it holds, as if its client had gone.
+    fn drop(&mut self) {
+        if !matches!(self.phase, Phase::Done) || self.reservation.is_some() {
+            self.on_client_gone(self.started_ms);
+        }
+    }
+}
+
+fn fallback_name(r: FallbackReason) -> String {
+    format!("{r:?}")
+}
+
+fn never_sendable(dimension: Dimension, limit: u64, needed: u64, excess: u64) -> Answer {
+    answer_json(
+        413,
+        Vec::new(),
+        json!({"error": {
+            "type": "request_too_large",
+            "message": format!("never sendable: needs {needed} against a {dimension} limit of {limit}; shrink it by {excess} or send it to a larger budget"),
+            "dimension": dimension,
+            "limit": limit,
+            "needed": needed,
+            "excess": excess,
+        }}),
+    )
+}
+
+/// One line of a streamed body: SSE `event:`/`data:` lines build a frame that a blank line ends; a line of
+/// newline-delimited JSON is a frame by itself. Each frame is inspected for an error, delivered output and usage.
+fn frame_line(r: &mut Response, line: &str) {
+    if r.stream_error.is_some() {
+        return;
+    }
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if let Some(v) = line.strip_prefix("event:") {
+        r.event = Some(v.trim().to_string());
+        return;
+    }
+    if let Some(v) = line.strip_prefix("data:") {
+        if !r.data.is_empty() {
+            r.data.push('\n');
+        }
+        if r.data.len() < 1 << 20 {
+            r.data.push_str(v.strip_prefix(' ').unwrap_or(v));
+        }
+        return;
+    }
+    let frame = if line.trim().is_empty() {
+        if r.data.is_empty() && r.event.is_none() {
+            return;
+        }
+        std::mem::take(&mut r.data)
+    } else if line.trim_start().starts_with('{') && r.data.is_empty() && r.event.is_none() {
+        line.trim().to_string()
+    } else {
+        return;
+    };
+    let event = r.event.take();
+    if let Some(e) = inspect_frame(&frame, event.as_deref(), &mut r.delivered) {
+        r.stream_error = Some(e.payload);
+        return;
+    }
+    if let Ok(v) = serde_json::from_str::<Value>(frame.trim()) {
+        if let Ok(Some(u)) = Usage::from_response(&v) {
+            r.usage = Some(u);
+        }
+    }
+}

@@ -1,0 +1,486 @@
+//! The guarded call: each path a request can take through a `Guard`, driven as a gateway would (poll, send, feed
+//! the answer back), against scripted providers; and random event sequences that must never panic nor leave a
+//! reservation held.
+
+use llm_preflight::{
+    Budget, Call, Disposition, Guard, GuardConfig, Outcome, Provider, Step, Target,
+};
+use proptest::prelude::*;
+use std::num::NonZeroU64;
+
+fn nz(n: u64) -> NonZeroU64 {
+    NonZeroU64::new(n).expect("a test limit is at least 1")
+}
+
+fn key(name: &str, tpm: u64) -> Target {
+    Target::new(
+        name,
+        Budget::new(Provider::OpenAi).tokens_per_minute(nz(tpm)),
+    )
+}
+
+fn chat(words: usize, max_tokens: u64) -> String {
+    let text = vec!["budget"; words].join(" ");
+    format!(
+        r#"{{"model":"gpt-4o","messages":[{{"role":"user","content":"{text}"}}],"max_tokens":{max_tokens}}}"#
+    )
+}
+
+/// A provider's scripted answer.
+#[derive(Clone, Debug)]
+enum Reply {
+    /// Status, headers, body chunks.
+    Http(u16, Vec<(&'static str, String)>, Vec<String>),
+    /// Nothing came back.
+    Transport,
+}
+
+fn ok(prompt: u64) -> Reply {
+    Reply::Http(
+        200,
+        vec![("x-ratelimit-remaining-tokens", "1000".into())],
+        vec![format!(
+            r#"{{"choices":[{{"message":{{"content":"hi"}}}}],"usage":{{"prompt_tokens":{prompt},"completion_tokens":5}}}}"#
+        )],
+    )
+}
+
+/// What the driver saw: the targets sent to (with the bodies and times), and how the call ended.
+#[derive(Debug, Default)]
+struct Trace {
+    sends: Vec<(usize, String, u64)>,
+    answer: Option<llm_preflight::Answer>,
+    outcome: Outcome,
+    passed_through: Vec<String>,
+}
+
+/// Drives `call` from `now` until it ends, answering each send with `respond(target, attempt)`.
+fn drive(call: &mut Call, mut now: u64, mut respond: impl FnMut(usize, usize) -> Reply) -> Trace {
+    let mut t = Trace::default();
+    for _ in 0..200 {
+        match call.poll(now) {
+            Step::Send { target, body, .. } => {
+                t.sends.push((target, body, now));
+                let n = t.sends.len() - 1;
+                now += 50;
+                match respond(target, n) {
+                    Reply::Transport => call.on_transport_error(now),
+                    Reply::Http(status, headers, chunks) => {
+                        let d = call.on_response(
+                            status,
+                            headers.iter().map(|(a, b)| (*a, b.as_str())),
+                            now,
+                        );
+                        for c in chunks {
+                            if d == Disposition::PassThrough {
+                                t.passed_through.push(c.clone());
+                            }
+                            call.on_body(c.as_bytes(), now);
+                        }
+                        call.on_end(now, 0.5);
+                    }
+                }
+            }
+            Step::Wait { until_ms } => {
+                assert!(until_ms > now, "a wait must move time forward");
+                now = until_ms;
+            }
+            Step::Awaiting => panic!("the driver always answers a send"),
+            Step::Answer(a) => t.answer = Some(a),
+            Step::Done(o) => {
+                t.outcome = o;
+                return t;
+            }
+        }
+    }
+    panic!("the call did not end: {t:?}");
+}
+
+fn header<'a>(a: &'a llm_preflight::Answer, name: &str) -> Option<&'a str> {
+    a.headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn a_success_is_settled_at_the_reported_usage() {
+    let guard = Guard::new(vec![key("a", 10_000)], GuardConfig::default()).unwrap();
+    let mut call = guard.start(&chat(50, 200), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| ok(61));
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert_eq!(t.sends.len(), 1);
+    assert_eq!(t.outcome.usage.map(|u| u.input_tokens), Some(61));
+    assert_eq!(guard.held_tokens(), 0);
+    assert_eq!(guard.in_flight(), 0);
+    // The provider's remaining 1,000 (below the local level) was believed, then the unused reservation refunded.
+    let left = guard
+        .state(0)
+        .unwrap()
+        .bucket(llm_preflight::Dimension::Tokens)
+        .unwrap()
+        .available(50);
+    assert!(left < 1_500.0, "{left}");
+}
+
+#[test]
+fn never_sendable_is_answered_413_and_never_sent() {
+    let guard = Guard::new(vec![key("a", 8_000)], GuardConfig::default()).unwrap();
+    let mut call = guard.start(&chat(20, 9_000), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| panic!("nothing may be sent"));
+    let a = t.answer.expect("an answer");
+    assert_eq!(a.status, 413);
+    let v: serde_json::Value = serde_json::from_str(&a.body).unwrap();
+    assert_eq!(v["error"]["dimension"], "tokens");
+    assert_eq!(v["error"]["limit"], 8_000);
+    let needed = v["error"]["needed"].as_u64().unwrap();
+    assert_eq!(v["error"]["excess"].as_u64().unwrap(), needed - 8_000);
+    assert_eq!(t.outcome.end, "answered");
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_retry_never_comes_before_retry_after() {
+    // A retry budget that earns one retry per request (the default starts empty and earns a fifth).
+    let config = GuardConfig {
+        retry_budget: (1.0, 1.0, 20.0),
+        ..GuardConfig::default()
+    };
+    let guard = Guard::new(vec![key("a", 100_000)], config).unwrap();
+    let mut call = guard.start(&chat(10, 50), 60_000, 1_000);
+    let t = drive(&mut call, 1_000, |_, n| {
+        if n == 0 {
+            Reply::Http(
+                429,
+                vec![("retry-after", "6".into())],
+                vec![r#"{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached for requests"}}"#.into()],
+            )
+        } else {
+            ok(20)
+        }
+    });
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert_eq!(t.sends.len(), 2);
+    let refused_at = t.sends[0].2 + 50;
+    assert!(t.sends[1].2 >= refused_at + 6_000, "{:?}", t.sends);
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_wait_beyond_the_cap_falls_back_with_the_model_rewritten() {
+    let mut b = key("b", 100_000);
+    b.model = Some("gpt-4o-mini".into());
+    let guard = Guard::new(vec![key("a", 100_000), b], GuardConfig::default()).unwrap();
+    let mut call = guard.start(&chat(10, 50), 60_000, 0);
+    let t = drive(&mut call, 0, |target, _| {
+        if target == 0 {
+            Reply::Http(
+                429,
+                vec![("retry-after", "120".into())],
+                vec![
+                    r#"{"error":{"type":"rate_limit_error","message":"Rate limit exceeded"}}"#
+                        .into(),
+                ],
+            )
+        } else {
+            ok(15)
+        }
+    });
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert_eq!(t.sends.iter().map(|s| s.0).collect::<Vec<_>>(), vec![0, 1]);
+    assert!(t.sends[0].1.contains("\"gpt-4o\""));
+    assert!(t.sends[1].1.contains("\"gpt-4o-mini\""), "{}", t.sends[1].1);
+    assert_eq!(t.outcome.target, Some(1));
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn only_targets_of_the_bodys_api_are_tried() {
+    let mut anthropic = key("claude", 100_000);
+    anthropic.api = Some(llm_preflight::Api::AnthropicMessages);
+    let guard = Guard::new(vec![key("a", 100_000), anthropic], GuardConfig::default()).unwrap();
+    let mut call = guard.start(&chat(10, 50), 60_000, 0);
+    let t = drive(&mut call, 0, |target, _| {
+        assert_eq!(
+            target, 0,
+            "an OpenAI body never goes to the Anthropic target"
+        );
+        Reply::Transport
+    });
+    assert_eq!(t.answer.map(|a| a.status), Some(502));
+    assert_eq!(t.sends.len(), 1);
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn quota_and_too_large_refusals_are_passed_on_not_retried() {
+    for (status, body) in [
+        (
+            429,
+            r#"{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}"#,
+        ),
+        (
+            400,
+            r#"{"error":{"message":"This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.","code":"context_length_exceeded"}}"#,
+        ),
+        (
+            401,
+            r#"{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}"#,
+        ),
+    ] {
+        let guard = Guard::new(vec![key("a", 1_000_000)], GuardConfig::default()).unwrap();
+        let mut call = guard.start(&chat(10, 50), 60_000, 0);
+        let t = drive(&mut call, 0, |_, _| {
+            Reply::Http(status, vec![], vec![body.into()])
+        });
+        assert_eq!(t.sends.len(), 1, "{body}");
+        let a = t.answer.expect("the refusal is passed on");
+        assert_eq!((a.status, a.body.as_str()), (status, body));
+        assert_eq!(guard.held_tokens(), 0);
+    }
+}
+
+#[test]
+fn a_stream_that_fails_after_output_is_never_resent() {
+    let guard = Guard::new(
+        vec![key("a", 100_000), key("b", 100_000)],
+        GuardConfig::default(),
+    )
+    .unwrap();
+    let mut call = guard.start(&chat(10, 50), 60_000, 0);
+    let t = drive(&mut call, 0, |_, _| {
+        Reply::Http(
+            200,
+            vec![],
+            vec![
+                "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\n".into(),
+                "data: {\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\ndata: {\"error\":{\"type\":\"server_error\",\"message\":\"The server had an error\"}}\n\n".into(),
+            ],
+        )
+    });
+    assert_eq!(t.sends.len(), 1, "{t:?}");
+    assert_eq!(t.outcome.end, "failed");
+    assert_eq!(
+        t.passed_through.len(),
+        2,
+        "the stream went to the client as it came"
+    );
+    assert!(t.answer.is_none(), "the client already has the stream");
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_streams_usage_is_read_from_its_last_frame() {
+    let guard = Guard::new(vec![key("a", 100_000)], GuardConfig::default()).unwrap();
+    let mut call = guard.start(&chat(10, 50), 60_000, 0);
+    let t = drive(&mut call, 0, |_, _| {
+        Reply::Http(
+            200,
+            vec![],
+            vec![
+                "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":".into(),
+                "17,\"completion_tokens\":3}}\n\ndata: [DONE]\n\n".into(),
+            ],
+        )
+    });
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert_eq!(
+        t.outcome.usage.map(|u| (u.input_tokens, u.output_tokens)),
+        Some((17, 3))
+    );
+}
+
+#[test]
+fn a_full_bucket_queues_then_sends() {
+    let guard = Guard::new(vec![key("a", 6_000)], GuardConfig::default()).unwrap();
+    // The first call learns that only 100 tokens are left, refilled in 6 s.
+    let mut first = guard.start(&chat(10, 50), 60_000, 0);
+    let t = drive(&mut first, 0, |_, _| {
+        Reply::Http(
+            200,
+            vec![
+                ("x-ratelimit-remaining-tokens", "100".into()),
+                ("x-ratelimit-reset-tokens", "6s".into()),
+            ],
+            vec![r#"{"usage":{"prompt_tokens":10,"completion_tokens":5}}"#.into()],
+        )
+    });
+    assert!(t.outcome.succeeded());
+    let mut second = guard.start(&chat(200, 300), 60_000, 50);
+    let t = drive(&mut second, 50, |_, _| ok(220));
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert!(t.sends[0].2 > 50, "it waited for the refill: {:?}", t.sends);
+    assert!(t.sends[0].2 < 6_100, "{:?}", t.sends);
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_deadline_the_bucket_cannot_meet_is_answered_429_at_once() {
+    let guard = Guard::new(vec![key("a", 6_000)], GuardConfig::default()).unwrap();
+    let mut first = guard.start(&chat(10, 50), 60_000, 0);
+    drive(&mut first, 0, |_, _| {
+        Reply::Http(
+            200,
+            vec![
+                ("x-ratelimit-remaining-tokens", "0".into()),
+                ("x-ratelimit-reset-tokens", "60s".into()),
+            ],
+            vec![r#"{"usage":{"prompt_tokens":10,"completion_tokens":5}}"#.into()],
+        )
+    });
+    let mut call = guard.start(&chat(200, 300), 2_000, 100);
+    let t = drive(&mut call, 100, |_, _| panic!("nothing may be sent"));
+    let a = t.answer.expect("shed");
+    assert_eq!(a.status, 429);
+    let ra: u64 = header(&a, "retry-after").unwrap().parse().unwrap();
+    assert!(ra >= 1);
+    assert_eq!(header(&a, "x-ratelimit-limit-tokens"), Some("6000"));
+    assert!(header(&a, "x-ratelimit-remaining-tokens").is_some());
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_client_that_goes_away_gives_everything_back() {
+    let guard = Guard::new(vec![key("a", 100_000)], GuardConfig::default()).unwrap();
+    // Gone while its request is out.
+    let mut call = guard.start(&chat(10, 500), 60_000, 0);
+    assert!(matches!(call.poll(0), Step::Send { .. }));
+    assert!(guard.held_tokens() > 0);
+    call.on_client_gone(10);
+    assert_eq!(guard.held_tokens(), 0);
+    assert!(matches!(call.poll(10), Step::Done(o) if o.end == "abandoned"));
+    // Dropped mid-way without a word.
+    let mut call = guard.start(&chat(10, 500), 60_000, 0);
+    assert!(matches!(call.poll(0), Step::Send { .. }));
+    call.on_response(200, [("a", "b")], 5);
+    call.on_body(
+        b"data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n",
+        6,
+    );
+    drop(call);
+    assert_eq!(guard.held_tokens(), 0);
+    assert_eq!(guard.in_flight(), 0);
+}
+
+#[test]
+fn transport_errors_move_on_and_open_the_breaker() {
+    let guard = Guard::new(
+        vec![key("a", 1_000_000), key("b", 1_000_000)],
+        GuardConfig::default(),
+    )
+    .unwrap();
+    let mut now = 0;
+    let mut to_b_first = 0;
+    for _ in 0..12 {
+        let mut call = guard.start(&chat(5, 20), now + 60_000, now);
+        let t = drive(&mut call, now, |target, _| {
+            if target == 0 {
+                Reply::Transport
+            } else {
+                ok(8)
+            }
+        });
+        assert!(t.outcome.succeeded(), "{t:?}");
+        assert_eq!(t.sends.last().unwrap().0, 1);
+        if t.sends[0].0 == 1 {
+            to_b_first += 1;
+        }
+        now += 1_000;
+    }
+    // Once a's breaker opened, calls stopped trying it first.
+    assert!(to_b_first > 0, "the breaker never opened");
+    assert_eq!(guard.held_tokens(), 0);
+}
+
+#[test]
+fn a_bad_body_is_answered_400() {
+    let guard = Guard::new(vec![key("a", 1_000)], GuardConfig::default()).unwrap();
+    for body in ["not json", "[1,2]", r#"{"messages": 3}"#] {
+        let mut call = guard.start(body, 1_000, 0);
+        match call.poll(0) {
+            Step::Answer(a) => assert_eq!(a.status, 400, "{body}"),
+            s => panic!("{body}: {s:?}"),
+        }
+    }
+    assert!(Guard::new(vec![], GuardConfig::default()).is_err());
+    assert!(Guard::new(vec![key("a", 1), key("a", 2)], GuardConfig::default()).is_err());
+}
+
+/// One event a gateway may feed a call, in any order.
+#[derive(Debug, Clone)]
+enum Ev {
+    Poll,
+    Advance(u64),
+    Response(u16, bool),
+    Body(Vec<u8>),
+    End(f64),
+    Transport,
+    Gone,
+    Start(usize, u64),
+    Drop,
+}
+
+fn ev() -> impl Strategy<Value = Ev> {
+    prop_oneof![
+        4 => Just(Ev::Poll),
+        2 => (0u64..30_000).prop_map(Ev::Advance),
+        2 => (prop::sample::select(vec![200u16, 400, 413, 429, 500, 503, 529]), any::<bool>())
+            .prop_map(|(s, h)| Ev::Response(s, h)),
+        2 => prop::sample::select(vec![
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n".to_vec(),
+            b"data: {\"error\":{\"type\":\"server_error\"}}\n\n".to_vec(),
+            br#"{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached, try again in 2s"}}"#.to_vec(),
+            br#"{"usage":{"prompt_tokens":12,"completion_tokens":3}}"#.to_vec(),
+            b"<html>502</html>".to_vec(),
+            vec![0xff, 0xfe, b'\n'],
+        ]).prop_map(Ev::Body),
+        2 => (0.0f64..1.0).prop_map(Ev::End),
+        1 => Just(Ev::Transport),
+        1 => Just(Ev::Gone),
+        1 => (0usize..3, 1u64..80_000).prop_map(|(w, d)| Ev::Start(w, d)),
+        1 => Just(Ev::Drop),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any sequence of events over a few calls: no panic, and once every call is dropped nothing is held.
+    #[test]
+    fn any_event_sequence_ends_with_nothing_held(evs in prop::collection::vec(ev(), 1..120)) {
+        let guard = Guard::new(vec![key("a", 3_000), key("b", 1_000)], GuardConfig::default()).unwrap();
+        let mut calls: Vec<Call> = Vec::new();
+        let mut now = 0u64;
+        for e in evs {
+            match e {
+                Ev::Start(words, deadline) => {
+                    calls.push(guard.start(&chat(words * 300 + 1, 100), now + deadline, now));
+                }
+                Ev::Advance(d) => now += d,
+                Ev::Drop => { calls.pop(); }
+                e => {
+                    let Some(c) = calls.last_mut() else { continue };
+                    match e {
+                        Ev::Poll => { let _ = c.poll(now); }
+                        Ev::Response(s, h) => {
+                            let hs: Vec<(&str, &str)> = if h {
+                                vec![("retry-after", "3"), ("x-ratelimit-remaining-tokens", "0")]
+                            } else {
+                                vec![]
+                            };
+                            let _ = c.on_response(s, hs, now);
+                        }
+                        Ev::Body(b) => c.on_body(&b, now),
+                        Ev::End(r) => c.on_end(now, r),
+                        Ev::Transport => c.on_transport_error(now),
+                        Ev::Gone => c.on_client_gone(now),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        drop(calls);
+        prop_assert_eq!(guard.held_tokens(), 0);
+        prop_assert_eq!(guard.in_flight(), 0);
+    }
+}
