@@ -1,10 +1,12 @@
 //! The verdict's cost beyond estimation (target: ≤ 1 µs): a check against a state with headers applied, the same
-//! through the thread-safe ledger, a reserve-and-release round trip, and routing over three candidates.
+//! through the thread-safe ledger, a reserve-and-release round trip, and routing over three candidates. Then a
+//! guarded call's whole path (start, poll, headers, body, end, settle) beside the request estimate it includes, so
+//! the difference is what the `Call` costs beyond estimation (target: ≤ 2 µs).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use llm_preflight::{
-    route, Budget, Candidate, Cost, DimensionState, Ledger, Policy, Provider, RateLimitSnapshot,
-    State,
+    estimate_request, route, Budget, Candidate, Cost, DimensionState, Guard, GuardConfig, Ledger,
+    Policy, Provider, RateLimitSnapshot, State, Step, Target,
 };
 
 /// A limit for a test: never zero.
@@ -85,6 +87,38 @@ fn bench(c: &mut Criterion) {
         ];
         b.iter(|| route(black_box(&cands), Policy::Median, 1_000))
     });
+
+    // A guarded call on the drill's kind of request: a 600-token chat prompt with a 256-token cap, answered 200
+    // with usage, on two targets with room to spare. Time moves a second per call so the buckets refill.
+    let prompt = "the report shows next steps for people who read notes later ".repeat(60);
+    let body = format!(
+        r#"{{"model":"gpt-4o-mini","messages":[{{"role":"user","content":"{prompt}"}}],"max_tokens":256}}"#
+    );
+    let usage = br#"{"choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":600,"completion_tokens":40}}"#;
+    let targets = vec![
+        Target::new("a", Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40))),
+        Target::new("b", Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40))),
+    ];
+    let guard = Guard::new(targets, GuardConfig::default()).expect("two targets");
+    let mut now = 0u64;
+    let mut g = c.benchmark_group("guard");
+    g.bench_function("estimate_request alone", |b| {
+        b.iter(|| estimate_request(black_box(&body), None, None))
+    });
+    g.bench_function("call: start to settled", |b| {
+        b.iter(|| {
+            now += 1_000;
+            let mut call = guard.start(black_box(&body), now + 30_000, now);
+            let Step::Send { .. } = call.poll(now) else {
+                panic!("a call with room to spare is sent");
+            };
+            call.on_response(200, [("x-ratelimit-remaining-tokens", "1000000")], now);
+            call.on_body(usage, now);
+            call.on_end(now, 0.5);
+            black_box(call.poll(now))
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -28,6 +28,7 @@
 //! assert_eq!(guard.held_tokens(), 0);
 //! ```
 
+use crate::content::ContentKind;
 use crate::dimension::Dimension;
 use crate::headers::RateLimitSnapshot;
 use crate::preflight::budget::Budget;
@@ -37,6 +38,8 @@ use crate::preflight::queue::{AdmissionQueue, Offer, Shed, ShedReason};
 use crate::preflight::request::{estimate_request_value, Api};
 use crate::preflight::state::State;
 use crate::preflight::verdict::{Cost, Verdict};
+use crate::profile::Profile;
+use crate::profile_file::CustomProfile;
 use crate::refusal::{classify_with_snapshot, inspect_frame};
 use crate::retry::{
     next_action, Action, BreakerConfig, CircuitBreakers, FallbackReason, RetryBudget, RetryPolicy,
@@ -144,6 +147,97 @@ struct Shared {
     ready: BTreeMap<u64, Result<Reservation, Shed>>,
     /// Calls that ended while still in a queue: what the queue decides for them later is given back at once.
     gone: BTreeSet<u64>,
+    /// Per target, how its reported prompt tokens compare with the estimates: over every request, and per content
+    /// kind.
+    learned: Vec<(Learned, [Learned; ContentKind::COUNT])>,
+}
+
+/// Running moments of `ln(reported / estimated)` (Welford), in constant memory.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Learned {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Learned {
+    fn push(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    fn sd(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2 / (self.n - 1) as f64).sqrt()
+        }
+    }
+}
+
+/// Observations after which a target's overall correction counts for half (a prior of "counts as estimated").
+const PRIOR_ALL: f64 = 5.0;
+/// The same for one content kind's departure from the target's overall correction: kinds need more evidence.
+const PRIOR_KIND: f64 = 20.0;
+/// Observations at which the observed spread counts for half in the band (never narrower than shipped below 30).
+const PRIOR_SPREAD: f64 = 50.0;
+/// A reported count this far from the estimate (a factor of 10) is a wrong usage block, not a tokenizer: ignored.
+const MAX_LN_RATIO: f64 = std::f64::consts::LN_10;
+
+impl Shared {
+    /// The shift of `ln(tokens)` learned for target `t` and content kind `kind`, and the target's moments.
+    fn shift(&self, t: usize, kind: ContentKind) -> (f64, Learned) {
+        let (all, kinds) = &self.learned[t];
+        let k = kinds[kind as usize];
+        let n = all.n as f64;
+        let base = all.mean * n / (n + PRIOR_ALL);
+        let kn = k.n as f64;
+        (base + (k.mean - all.mean) * kn / (kn + PRIOR_KIND), *all)
+    }
+
+    /// `cost` as target `t` counts it, after what the guard learned of its counting: the median moved by the
+    /// learned ratio, the band as wide as the shipped one while observations are few, then blended towards the
+    /// observed spread.
+    fn corrected(&self, t: usize, kind: ContentKind, cost: &Cost) -> Cost {
+        let (shift, all) = self.shift(t, kind);
+        if all.n == 0 {
+            return cost.clone();
+        }
+        let tokens = cost.input.tokens.max(1) as f64;
+        let lo_w = (tokens / cost.input.low.max(1) as f64).ln().max(0.0);
+        let hi_w = (cost.input.high.max(1) as f64 / tokens).ln().max(0.0);
+        let obs = 1.645 * all.sd();
+        let w = all.n as f64 / (all.n as f64 + PRIOR_SPREAD);
+        let blend = |shipped: f64| {
+            let b = (1.0 - w) * shipped + w * obs;
+            if all.n < 30 {
+                b.max(shipped)
+            } else {
+                b
+            }
+        };
+        let median = tokens * shift.exp();
+        let mut c = cost.clone();
+        c.input.tokens = median.round() as u64;
+        c.input.low = ((median * (-blend(lo_w)).exp()).floor() as u64).min(c.input.tokens);
+        c.input.high = ((median * blend(hi_w).exp()).ceil() as u64).max(c.input.tokens);
+        c
+    }
+
+    fn learn(&mut self, t: usize, kind: ContentKind, estimated: u64, reported: u64) {
+        if estimated == 0 || reported == 0 {
+            return;
+        }
+        let x = (reported as f64 / estimated as f64).ln();
+        if !x.is_finite() || x.abs() > MAX_LN_RATIO {
+            return;
+        }
+        let (all, kinds) = &mut self.learned[t];
+        all.push(x);
+        kinds[kind as usize].push(x);
+    }
 }
 
 impl Shared {
@@ -181,6 +275,7 @@ impl Guard {
             }
         }
         let (ratio, floor, burst) = config.retry_budget;
+        let n = targets.len();
         let slots = targets
             .into_iter()
             .map(|target| {
@@ -200,6 +295,7 @@ impl Guard {
                 next_id: 0,
                 ready: BTreeMap::new(),
                 gone: BTreeSet::new(),
+                learned: vec![(Learned::default(), [Learned::default(); ContentKind::COUNT]); n],
             })),
         })
     }
@@ -217,6 +313,7 @@ impl Guard {
             body: Value::Null,
             api: None,
             costs: vec![None; n],
+            raw: None,
             deadline_ms,
             started_ms: now_ms,
             attempt: 0,
@@ -233,12 +330,13 @@ impl Guard {
             Ok(v) => match estimate_request_value(&v, None, None) {
                 Ok(est) => {
                     call.api = Some(est.api);
-                    let cost = est.cost();
+                    let (cost, kind) = (est.cost(), est.estimate.content.kind);
                     for (i, s) in g.slots.iter().enumerate() {
                         if s.target.api.is_none_or(|a| a == est.api) {
-                            call.costs[i] = Some(cost.clone());
+                            call.costs[i] = Some(g.corrected(i, kind, &cost));
                         }
                     }
+                    call.raw = Some((cost.input.tokens, kind));
                     call.body = v;
                 }
                 Err(e) => call.phase = Phase::Answer(bad_request(&e.to_string())),
@@ -275,6 +373,42 @@ impl Guard {
     pub fn queued(&self) -> usize {
         let g = lock(&self.inner);
         g.slots.iter().map(|s| s.queue.len()).sum()
+    }
+
+    /// What the guard has learned of target `t`'s counting from the usage its answers reported: how many
+    /// answers, and the geometric mean ratio of reported to estimated prompt tokens (1.2: it counts 20% above
+    /// the profile). `None` past the last target.
+    pub fn learned(&self, t: usize) -> Option<(u64, f64)> {
+        let g = lock(&self.inner);
+        g.learned.get(t).map(|(all, _)| (all.n, all.mean.exp()))
+    }
+
+    /// Forgets what was learned of every target's counting (after a model or tokenizer change).
+    pub fn reset_learning(&self) {
+        let mut g = lock(&self.inner);
+        for l in &mut g.learned {
+            *l = Default::default();
+        }
+    }
+
+    /// What was learned of target `t`'s counting as a profile: `base`'s tables with each content kind's median
+    /// correction moved by the learned shift, so the page, another replica or `--profile-file` prices as this
+    /// guard does (`to_json` writes the file). `None` past the last target.
+    pub fn learned_profile(&self, t: usize, base: Profile) -> Option<CustomProfile> {
+        let g = lock(&self.inner);
+        if t >= g.learned.len() {
+            return None;
+        }
+        let name = format!("{}-learned-{}", base.name(), g.slots[t].target.name);
+        let mut p = CustomProfile::derived_from(base, &name);
+        for kind in ContentKind::ALL {
+            let (shift, _) = g.shift(t, kind);
+            let mut band = p.tables().band(kind);
+            band[0] += shift;
+            // A shift is bounded (|x| ≤ ln 10), so the band stays finite and is accepted.
+            let _ = p.set_band(kind, band);
+        }
+        Some(p)
     }
 
     /// A copy of one target's state (its buckets as the guard sees them), or `None` past the last target.
@@ -399,8 +533,11 @@ pub struct Call {
     id: u64,
     body: Value,
     api: Option<Api>,
-    /// The cost as each target counts it; `None` where the target speaks another API.
+    /// The cost as each target counts it (after what the guard learned of its counting); `None` where the target
+    /// speaks another API.
     costs: Vec<Option<Cost>>,
+    /// The estimate before any learned correction, and the content kind: what a reported usage is compared with.
+    raw: Option<(u64, ContentKind)>,
     deadline_ms: u64,
     started_ms: u64,
     attempt: u32,
@@ -454,6 +591,12 @@ fn budget_headers(state: &State, now_ms: u64) -> Vec<(String, String)> {
 }
 
 impl Call {
+    /// The request's cost as target `t` counts it (after what the guard learned of that target's counting); `None`
+    /// for a target of another API shape, past the last target, or for a body that could not be read.
+    pub fn cost(&self, t: usize) -> Option<&Cost> {
+        self.costs.get(t).and_then(Option::as_ref)
+    }
+
     /// What to do next at `now_ms`.
     pub fn poll(&mut self, now_ms: u64) -> Step {
         // A few internal transitions may follow one another (a shed falls back, a fallback is admitted at once).
@@ -766,10 +909,12 @@ impl Call {
             if let Some(res) = self.reservation.take() {
                 let _ = res.settle(settled_at, now_ms);
             }
-            lock(&self.guard.inner)
-                .breakers
-                .get(&name)
-                .on_success(now_ms);
+            let mut g = lock(&self.guard.inner);
+            g.breakers.get(&name).on_success(now_ms);
+            if let (Some(u), Some((raw, kind))) = (usage, self.raw) {
+                g.learn(target, kind, raw, u.input_tokens);
+            }
+            drop(g);
             self.outcome.usage = Some(settled_at);
             self.outcome.status = Some(r.status);
             self.outcome.reason = String::new();
@@ -889,10 +1034,15 @@ impl Call {
         }
         if done {
             if let Ok(est) = estimate_request_value(&self.body, self.api, None) {
-                let cost = est.cost();
-                for c in self.costs.iter_mut().flatten() {
-                    *c = cost.clone();
+                let (cost, kind) = (est.cost(), est.estimate.content.kind);
+                let g = lock(&self.guard.inner);
+                for (i, c) in self.costs.iter_mut().enumerate() {
+                    if c.is_some() {
+                        *c = Some(g.corrected(i, kind, &cost));
+                    }
                 }
+                drop(g);
+                self.raw = Some((cost.input.tokens, kind));
             }
         }
         done
