@@ -96,8 +96,14 @@ fn bench(c: &mut Criterion) {
     );
     let usage = br#"{"choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":600,"completion_tokens":40}}"#;
     let targets = vec![
-        Target::new("a", Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40))),
-        Target::new("b", Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40))),
+        Target::new(
+            "a",
+            Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40)),
+        ),
+        Target::new(
+            "b",
+            Budget::new(Provider::OpenAi).tokens_per_minute(nz(1 << 40)),
+        ),
     ];
     let guard = Guard::new(targets, GuardConfig::default()).expect("two targets");
     let mut now = 0u64;

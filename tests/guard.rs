@@ -416,12 +416,13 @@ fn held_out() -> Vec<(String, u64)> {
         if c[2] != "eval" {
             continue;
         }
-        let text = std::fs::read_to_string(root.join("corpus").join(c[1]).join(format!("{}.txt", c[0])))
-            .expect("corpus sample");
+        let text =
+            std::fs::read_to_string(root.join("corpus").join(c[1]).join(format!("{}.txt", c[0])))
+                .expect("corpus sample");
         // A fixed order that mixes the kinds: the id's FNV-1a hash.
-        let h = c[0]
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let h = c[0].bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
         out.push((h, text, c[5].parse().expect("o200k count")));
     }
     out.sort_by_key(|s| s.0);
@@ -453,13 +454,19 @@ fn the_guard_learns_a_providers_count_from_the_usage_it_settles() {
             let err = (cost.tokens as f64 - want as f64).abs() / want as f64;
             if i >= 200 {
                 // What a guard that did not learn would have said: the shipped profile's estimate.
-                let shipped = llm_preflight::estimate_request(&body, None, None).unwrap().cost().input.tokens;
+                let shipped = llm_preflight::estimate_request(&body, None, None)
+                    .unwrap()
+                    .cost()
+                    .input
+                    .tokens;
                 errors_before.push((shipped as f64 - want as f64).abs() / want as f64);
                 errors.push(err);
                 inside += usize::from(cost.low <= want && want <= cost.high);
             }
             let usage = format!(r#"{{"usage":{{"prompt_tokens":{want},"completion_tokens":4}}}}"#);
-            let t = drive(&mut call, now, |_, _| Reply::Http(200, vec![], vec![usage.clone()]));
+            let t = drive(&mut call, now, |_, _| {
+                Reply::Http(200, vec![], vec![usage.clone()])
+            });
             assert!(t.outcome.succeeded());
             now += 1_000;
         }
@@ -478,15 +485,23 @@ fn the_guard_learns_a_providers_count_from_the_usage_it_settles() {
         );
         assert!(m <= 0.05, "median error {m}");
         assert!(coverage >= 0.90, "coverage {coverage}");
-        assert!(m0 > 0.10, "the shipped profile should be off by the skew: {m0}");
+        assert!(
+            m0 > 0.10,
+            "the shipped profile should be off by the skew: {m0}"
+        );
         assert_eq!(n, 700);
         // What was learned exports as a profile that loads back and prices with the shift.
-        let p = guard.learned_profile(0, llm_preflight::Profile::O200k).unwrap();
+        let p = guard
+            .learned_profile(0, llm_preflight::Profile::O200k)
+            .unwrap();
         let loaded = llm_preflight::CustomProfile::from_json(&p.to_json()).unwrap();
         let text = &samples[0].0;
         let shipped = llm_preflight::estimate(text, llm_preflight::Profile::O200k).tokens as f64;
         let learned = llm_preflight::estimate(text, &loaded).tokens as f64;
-        assert!((learned / shipped / skew - 1.0).abs() < 0.1, "{learned} / {shipped}");
+        assert!(
+            (learned / shipped / skew - 1.0).abs() < 0.1,
+            "{learned} / {shipped}"
+        );
         guard.reset_learning();
         assert_eq!(guard.learned(0), Some((0, 1.0)));
     }

@@ -22,7 +22,10 @@ const HEADERS: [(&str, &str); 6] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let guard = match Guard::new(vec![target("a", 4_000), target("b", 700)], GuardConfig::default()) {
+    let guard = match Guard::new(
+        vec![target("a", 4_000), target("b", 700)],
+        GuardConfig::default(),
+    ) {
         Ok(g) => g,
         Err(_) => return,
     };
@@ -44,13 +47,16 @@ fuzz_target!(|data: &[u8]| {
             }
             1 => now = now.saturating_add(arg as u64 * 97),
             2 => {
-                if let Some(c) = calls.get_mut(pick % calls.len().max(1)) {
+                let len = calls.len().max(1);
+                if let Some(c) = calls.get_mut(pick % len) {
                     let _ = c.poll(now);
                 }
             }
             3 => {
-                if let Some(c) = calls.get_mut(pick % calls.len().max(1)) {
-                    let status = [200u16, 201, 400, 413, 429, 500, 503, 529, 0, 999][arg as usize % 10];
+                let len = calls.len().max(1);
+                if let Some(c) = calls.get_mut(pick % len) {
+                    let status =
+                        [200u16, 201, 400, 413, 429, 500, 503, 529, 0, 999][arg as usize % 10];
                     let h = &HEADERS[..(arg as usize / 10) % (HEADERS.len() + 1)];
                     let _ = c.on_response(status, h.iter().copied(), now);
                 }
@@ -63,17 +69,20 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             5 => {
-                if let Some(c) = calls.get_mut(pick % calls.len().max(1)) {
+                let len = calls.len().max(1);
+                if let Some(c) = calls.get_mut(pick % len) {
                     c.on_end(now, arg as f64 / 256.0);
                 }
             }
             6 => {
-                if let Some(c) = calls.get_mut(pick % calls.len().max(1)) {
+                let len = calls.len().max(1);
+                if let Some(c) = calls.get_mut(pick % len) {
                     c.on_transport_error(now);
                 }
             }
             7 => {
-                if let Some(c) = calls.get_mut(pick % calls.len().max(1)) {
+                let len = calls.len().max(1);
+                if let Some(c) = calls.get_mut(pick % len) {
                     c.on_client_gone(now);
                 }
             }
@@ -84,7 +93,8 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             _ => {
-                let body = String::from_utf8_lossy(&data[..(arg as usize).min(data.len())]).into_owned();
+                let body =
+                    String::from_utf8_lossy(&data[..(arg as usize).min(data.len())]).into_owned();
                 calls.push(guard.start(&body, now + 5_000, now));
             }
         }
