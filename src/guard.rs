@@ -40,7 +40,7 @@ use crate::preflight::state::State;
 use crate::preflight::verdict::{Cost, Verdict};
 use crate::profile::Profile;
 use crate::profile_file::CustomProfile;
-use crate::refusal::{classify_with_snapshot, inspect_frame};
+use crate::refusal::{classify_with_snapshot, inspect_frame_value};
 use crate::retry::{
     next_action, Action, BreakerConfig, CircuitBreakers, FallbackReason, RetryBudget, RetryPolicy,
 };
@@ -314,6 +314,8 @@ impl Guard {
             api: None,
             costs: vec![None; n],
             raw: None,
+            text: Some(body.to_string()),
+            max_body_bytes: g.config.max_body_bytes,
             deadline_ms,
             started_ms: now_ms,
             attempt: 0,
@@ -532,7 +534,10 @@ pub struct Call {
     guard: Guard,
     id: u64,
     body: Value,
+    /// The body as the client sent it, sent as is while no target rewrites it and nothing was shrunk.
+    text: Option<String>,
     api: Option<Api>,
+    max_body_bytes: usize,
     /// The cost as each target counts it (after what the guard learned of its counting); `None` where the target
     /// speaks another API.
     costs: Vec<Option<Cost>>,
@@ -668,8 +673,7 @@ impl Call {
             if self.tried[i] {
                 continue;
             }
-            let state = s.queue.ledger().snapshot();
-            let c = state.check(cost, g.config.policy, now_ms);
+            let c = s.queue.ledger().check(cost, g.config.policy, now_ms);
             let wait = match c.verdict {
                 Verdict::Sendable => 0,
                 Verdict::Queueable { wait_ms, .. } => wait_ms,
@@ -796,19 +800,25 @@ impl Call {
         }
         let model = g.slots[t].target.model.clone();
         drop(g);
-        let mut body = self.body.clone();
-        if let (Some(m), Some(o)) = (model, body.as_object_mut()) {
-            if o.contains_key("model") {
-                o.insert("model".into(), Value::String(m));
+        let body = match (&model, &self.text) {
+            (None, Some(text)) => text.clone(),
+            _ => {
+                let mut body = self.body.clone();
+                if let (Some(m), Some(o)) = (model, body.as_object_mut()) {
+                    if o.contains_key("model") {
+                        o.insert("model".into(), Value::String(m));
+                    }
+                }
+                body.to_string()
             }
-        }
+        };
         self.attempt_sent(t);
         self.phase = Phase::Sent { target: t };
         self.response = None;
         Some(Step::Send {
             target: t,
             name,
-            body: body.to_string(),
+            body,
         })
     }
 
@@ -827,12 +837,9 @@ impl Call {
         let Phase::Sent { target } = self.phase else {
             return Disposition::Ignore;
         };
-        let pairs: Vec<(String, String)> = headers
-            .into_iter()
-            .map(|(n, v)| (n.as_ref().to_string(), v.as_ref().to_string()))
-            .collect();
+        let pairs: Vec<(N, V)> = headers.into_iter().collect();
         let snapshot = RateLimitSnapshot::from_headers(
-            pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+            pairs.iter().map(|(n, v)| (n.as_ref(), v.as_ref())),
             now_ms,
         )
         .snapshot;
@@ -841,10 +848,19 @@ impl Call {
         g.slots[target].queue.ledger().observe(&snapshot, now_ms);
         drop(g);
         let pass = (200..300).contains(&status);
+        // A refusal may be passed on to the client as it came: keep its headers.
+        let headers = if pass {
+            Vec::new()
+        } else {
+            pairs
+                .iter()
+                .map(|(n, v)| (n.as_ref().to_string(), v.as_ref().to_string()))
+                .collect()
+        };
         self.response = Some(Response {
             status,
             snapshot,
-            headers: pairs,
+            headers,
             passed_through: pass,
             ..Response::default()
         });
@@ -857,7 +873,7 @@ impl Call {
 
     /// A piece of the response body (any split; a stream's frames are read as they complete).
     pub fn on_body(&mut self, chunk: &[u8], _now_ms: u64) {
-        let cap = self.config().max_body_bytes;
+        let cap = self.max_body_bytes;
         let Some(r) = self.response.as_mut() else {
             return;
         };
@@ -893,12 +909,10 @@ impl Call {
             frame_line(&mut r, &String::from_utf8_lossy(&line));
         }
         frame_line(&mut r, "");
-        let text = String::from_utf8_lossy(&r.body).into_owned();
         let ok = (200..300).contains(&r.status) && r.stream_error.is_none();
-        let name = self.target_name(target);
         if ok {
             let usage = r.usage.or_else(|| {
-                serde_json::from_str::<Value>(&text)
+                serde_json::from_slice::<Value>(&r.body)
                     .ok()
                     .and_then(|v| Usage::from_response(&v).ok().flatten())
             });
@@ -910,7 +924,10 @@ impl Call {
                 let _ = res.settle(settled_at, now_ms);
             }
             let mut g = lock(&self.guard.inner);
-            g.breakers.get(&name).on_success(now_ms);
+            let Shared {
+                slots, breakers, ..
+            } = &mut *g;
+            breakers.get(&slots[target].target.name).on_success(now_ms);
             if let (Some(u), Some((raw, kind))) = (usage, self.raw) {
                 g.learn(target, kind, raw, u.input_tokens);
             }
@@ -922,6 +939,8 @@ impl Call {
             return;
         }
         // A refusal, or an error inside a stream that passed through.
+        let text = String::from_utf8_lossy(&r.body).into_owned();
+        let name = self.target_name(target);
         let payload = r.stream_error.clone().unwrap_or_else(|| text.clone());
         let status = if r.stream_error.is_some() {
             None
@@ -1033,6 +1052,7 @@ impl Call {
             }
         }
         if done {
+            self.text = None;
             if let Ok(est) = estimate_request_value(&self.body, self.api, None) {
                 let (cost, kind) = (est.cost(), est.estimate.content.kind);
                 let g = lock(&self.guard.inner);
@@ -1125,10 +1145,6 @@ impl Call {
     fn target_name(&self, t: usize) -> String {
         lock(&self.guard.inner).slots[t].target.name.clone()
     }
-
-    fn config(&self) -> GuardConfig {
-        lock(&self.guard.inner).config.clone()
-    }
 }
 
 impl Drop for Call {
@@ -1190,13 +1206,12 @@ fn frame_line(r: &mut Response, line: &str) {
         return;
     };
     let event = r.event.take();
-    if let Some(e) = inspect_frame(&frame, event.as_deref(), &mut r.delivered) {
+    let (error, v) = inspect_frame_value(&frame, event.as_deref(), &mut r.delivered);
+    if let Some(e) = error {
         r.stream_error = Some(e.payload);
         return;
     }
-    if let Ok(v) = serde_json::from_str::<Value>(frame.trim()) {
-        if let Ok(Some(u)) = Usage::from_response(&v) {
-            r.usage = Some(u);
-        }
+    if let Some(Ok(Some(u))) = v.as_ref().map(Usage::from_response) {
+        r.usage = Some(u);
     }
 }

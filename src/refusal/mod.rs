@@ -32,7 +32,7 @@ use rules::{Said, Signal};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-pub(crate) use stream::inspect_frame;
+pub(crate) use stream::inspect_frame_value;
 pub use stream::MAX_TEXT_BYTES;
 use stream::{cut, looks_like_stream};
 pub use stream::{find_stream_error, StreamError};

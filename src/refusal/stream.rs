@@ -112,9 +112,18 @@ pub(crate) fn inspect_frame(
     event: Option<&str>,
     delivered: &mut bool,
 ) -> Option<StreamError> {
+    inspect_frame_value(data, event, delivered).0
+}
+
+/// [`inspect_frame`], handing back the frame's JSON too (a caller reading the usage need not parse it again).
+pub(crate) fn inspect_frame_value(
+    data: &str,
+    event: Option<&str>,
+    delivered: &mut bool,
+) -> (Option<StreamError>, Option<Value>) {
     let d = data.trim();
     if d == "[DONE]" {
-        return None;
+        return (None, None);
     }
     let is_error_event = event.is_some_and(|e| e.eq_ignore_ascii_case("error"));
     let v: Option<Value> = if d.starts_with('{') || d.starts_with('[') {
@@ -128,27 +137,29 @@ pub(crate) fn inspect_frame(
         event: event.map(str::to_string),
     };
     if is_error_event {
-        return Some(found(*delivered));
+        return (Some(found(*delivered)), v);
     }
-    let v = v?;
+    let Some(v) = v else {
+        return (None, None);
+    };
     let obj = match &v {
         Value::Object(o) => o,
         Value::Array(a) => match a.first() {
             Some(Value::Object(o)) => o,
-            _ => return None,
+            _ => return (None, Some(v)),
         },
-        _ => return None,
+        _ => return (None, Some(v)),
     };
     let is_error = obj.get("error").is_some_and(|e| !e.is_null())
         || obj.get("type").and_then(Value::as_str) == Some("error")
         || obj.get("object").and_then(Value::as_str) == Some("error");
     if is_error {
-        return Some(found(*delivered));
+        return (Some(found(*delivered)), Some(v));
     }
     if frame_has_output(&v) {
         *delivered = true;
     }
-    None
+    (None, Some(v))
 }
 
 /// Whether a streamed frame carries content for the user (text or a tool call).
