@@ -12,7 +12,8 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wa
 wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 if [ -n "$wb_version" ] && ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; then
   # Without --locked: its lock file names a crate version the registry here lacks.
-  cargo install wasm-bindgen-cli --version "$wb_version"
+  # --force: another version's binaries (wasm2es6js too) would otherwise stop the install.
+  cargo install --force wasm-bindgen-cli --version "$wb_version"
 fi
 if [ ! -d pkg/node_modules/binaryen ] || [ pkg/package-lock.json -nt pkg/node_modules/.package-lock.json ]; then
   (cd pkg && npm ci --no-audit --no-fund)
