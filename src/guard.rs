@@ -40,10 +40,11 @@ use crate::preflight::state::State;
 use crate::preflight::verdict::{Cost, Verdict};
 use crate::profile::Profile;
 use crate::profile_file::CustomProfile;
-use crate::refusal::{classify_with_snapshot, inspect_frame_value};
+use crate::refusal::{classify_with_snapshot, inspect_frame_value, RefusalKind};
 use crate::retry::{
     next_action, Action, BreakerConfig, CircuitBreakers, FallbackReason, RetryBudget, RetryPolicy,
 };
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -326,6 +327,7 @@ impl Guard {
             blocked: vec![0; n],
             outcome: Outcome::default(),
             sent_once: false,
+            events: Vec::new(),
         };
         let parsed: Result<Value, String> = serde_json::from_str(body).map_err(|e| e.to_string());
         match parsed {
@@ -482,6 +484,105 @@ impl Outcome {
     }
 }
 
+/// What happened on a call's path, in order, for logs, metrics and reports ([`Call::take_events`]). Each comes
+/// with the `now_ms` it happened at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CallEvent {
+    /// Waiting in target `target`'s admission queue, expected to start at `eta_ms`.
+    Queued {
+        /// The target.
+        target: usize,
+        /// The expected start.
+        eta_ms: u64,
+    },
+    /// Target `target`'s queue shed the call.
+    Shed {
+        /// The target.
+        target: usize,
+        /// Why, for a person.
+        message: String,
+    },
+    /// Sent to target `target`, the `attempt`th time on it (0 first).
+    Sent {
+        /// The target.
+        target: usize,
+        /// Retries on it before this send.
+        attempt: u32,
+    },
+    /// Target `target`'s breaker is open: not sent there.
+    BreakerOpen {
+        /// The target.
+        target: usize,
+    },
+    /// The response's head arrived.
+    Response {
+        /// The target.
+        target: usize,
+        /// Its status.
+        status: u16,
+    },
+    /// The reservation was settled at this usage.
+    Settled {
+        /// The target.
+        target: usize,
+        /// Prompt tokens counted.
+        input_tokens: u64,
+        /// Output tokens counted.
+        output_tokens: u64,
+    },
+    /// The reservation was given back whole.
+    Released {
+        /// The target.
+        target: usize,
+    },
+    /// The answer was a refusal (or an error inside a stream).
+    Refused {
+        /// The target.
+        target: usize,
+        /// What kind.
+        kind: RefusalKind,
+        /// Whether it came inside a stream that had already begun.
+        mid_stream: bool,
+        /// The wait it stated.
+        retry_after_ms: Option<u64>,
+    },
+    /// Sent to the same target again at `at_ms`.
+    Retry {
+        /// The target.
+        target: usize,
+        /// When.
+        at_ms: u64,
+    },
+    /// Moving on from target `from` to whichever target can take the call.
+    FellBack {
+        /// The target left.
+        from: usize,
+        /// Why, for a person.
+        reason: String,
+    },
+    /// The body's output cap was cut by `by_tokens` after a too-large refusal.
+    Shrunk {
+        /// Tokens cut.
+        by_tokens: u64,
+    },
+    /// Nothing came back from target `target`.
+    TransportError {
+        /// The target.
+        target: usize,
+    },
+    /// The gateway answered the client itself with this status.
+    Answered {
+        /// The status.
+        status: u16,
+    },
+    /// The call ended: `succeeded`, `answered`, `failed` or `abandoned` ([`Outcome::end`]).
+    Ended {
+        /// How.
+        end: &'static str,
+    },
+}
+
 /// What a response told the call about how to pass its body on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Disposition {
@@ -554,6 +655,7 @@ pub struct Call {
     blocked: Vec<u64>,
     outcome: Outcome,
     sent_once: bool,
+    events: Vec<(u64, CallEvent)>,
 }
 
 fn bad_request(msg: &str) -> Answer {
@@ -610,9 +712,16 @@ impl Call {
                 Phase::Done => return Step::Done(self.outcome.clone()),
                 Phase::Answer(a) => {
                     self.outcome.status = Some(a.status);
+                    self.emit(now_ms, CallEvent::Answered { status: a.status });
                     if self.outcome.end.is_empty() {
                         self.outcome.end = "answered";
                     }
+                    self.emit(
+                        now_ms,
+                        CallEvent::Ended {
+                            end: self.outcome.end,
+                        },
+                    );
                     self.phase = Phase::Done;
                     return Step::Answer(a);
                 }
@@ -736,13 +845,23 @@ impl Call {
                 self.reservation = Some(reservation);
                 self.phase = Phase::Admitted { target: t };
             }
-            Offer::Queued { eta_ms, .. } => self.phase = Phase::Queued { target: t, eta_ms },
+            Offer::Queued { eta_ms, .. } => {
+                self.emit(now_ms, CallEvent::Queued { target: t, eta_ms });
+                self.phase = Phase::Queued { target: t, eta_ms };
+            }
             Offer::Shed { shed, .. } => self.shed(t, shed, now_ms),
         }
     }
 
     /// Target `t` shed the call: the next target that could take it, else the shed answer.
     fn shed(&mut self, t: usize, shed: Shed, now_ms: u64) {
+        self.emit(
+            now_ms,
+            CallEvent::Shed {
+                target: t,
+                message: shed.message.clone(),
+            },
+        );
         if self.has_untried() {
             self.phase = Phase::Route;
             return;
@@ -783,6 +902,7 @@ impl Call {
             if let Some(r) = self.reservation.take() {
                 r.release();
             }
+            self.emit(now_ms, CallEvent::BreakerOpen { target: t });
             self.outcome.reason = format!("circuit open on {name}");
             self.phase = Phase::Route;
             if !self.has_untried() {
@@ -813,6 +933,13 @@ impl Call {
             }
         };
         self.attempt_sent(t);
+        self.emit(
+            now_ms,
+            CallEvent::Sent {
+                target: t,
+                attempt: self.attempt,
+            },
+        );
         self.phase = Phase::Sent { target: t };
         self.response = None;
         Some(Step::Send {
@@ -843,6 +970,7 @@ impl Call {
             now_ms,
         )
         .snapshot;
+        self.emit(now_ms, CallEvent::Response { target, status });
         // The provider's headers go to its ledger at once, while the reservation is still held.
         let g = lock(&self.guard.inner);
         g.slots[target].queue.ledger().observe(&snapshot, now_ms);
@@ -883,6 +1011,11 @@ impl Call {
         } else {
             r.truncated = true;
         }
+        // Only a success that passed through is read frame by frame (a stream, or an error inside a 200); a
+        // refusal's body is classified whole at its end.
+        if !r.passed_through {
+            return;
+        }
         for &b in chunk {
             if b == b'\n' {
                 let line = std::mem::take(&mut r.line);
@@ -904,11 +1037,13 @@ impl Call {
             self.on_transport_error(now_ms);
             return;
         };
-        if !r.line.is_empty() {
-            let line = std::mem::take(&mut r.line);
-            frame_line(&mut r, &String::from_utf8_lossy(&line));
+        if r.passed_through {
+            if !r.line.is_empty() {
+                let line = std::mem::take(&mut r.line);
+                frame_line(&mut r, &String::from_utf8_lossy(&line));
+            }
+            frame_line(&mut r, "");
         }
-        frame_line(&mut r, "");
         let ok = (200..300).contains(&r.status) && r.stream_error.is_none();
         if ok {
             let usage = r.usage.or_else(|| {
@@ -922,6 +1057,7 @@ impl Call {
             });
             if let Some(res) = self.reservation.take() {
                 let _ = res.settle(settled_at, now_ms);
+                self.emit(now_ms, settled(target, settled_at));
             }
             let mut g = lock(&self.guard.inner);
             let Shared {
@@ -957,10 +1093,21 @@ impl Call {
                     output_tokens: 0,
                 };
                 let _ = res.settle(u, now_ms);
+                self.emit(now_ms, settled(target, u));
             } else {
                 res.release();
+                self.emit(now_ms, CallEvent::Released { target });
             }
         }
+        self.emit(
+            now_ms,
+            CallEvent::Refused {
+                target,
+                kind: refusal.kind,
+                mid_stream: r.stream_error.is_some(),
+                retry_after_ms: refusal.retry_after_ms,
+            },
+        );
         let mut g = lock(&self.guard.inner);
         g.breakers.get(&name).on_refusal(&refusal, now_ms);
         let policy = RetryPolicy {
@@ -991,13 +1138,19 @@ impl Call {
         match action {
             Action::Retry { after_ms } => {
                 self.attempt += 1;
-                self.phase = Phase::Retry {
-                    target,
-                    at_ms: now_ms.saturating_add(after_ms),
-                };
+                let at_ms = now_ms.saturating_add(after_ms);
+                self.emit(now_ms, CallEvent::Retry { target, at_ms });
+                self.phase = Phase::Retry { target, at_ms };
             }
             Action::Fallback { reason } => {
                 self.attempt = 0;
+                self.emit(
+                    now_ms,
+                    CallEvent::FellBack {
+                        from: target,
+                        reason: fallback_name(reason),
+                    },
+                );
                 if self.has_untried() {
                     self.phase = Phase::Route;
                 } else {
@@ -1010,7 +1163,8 @@ impl Call {
                 }
             }
             Action::Shrink { by_tokens } => match self.shrink(by_tokens) {
-                true => {
+                Some(cut) => {
+                    self.emit(now_ms, CallEvent::Shrunk { by_tokens: cut });
                     self.attempt += 1;
                     self.tried[target] = false;
                     self.phase = Phase::Retry {
@@ -1018,20 +1172,19 @@ impl Call {
                         at_ms: now_ms,
                     };
                 }
-                false => self.phase = Phase::Answer(passed_on()),
+                None => self.phase = Phase::Answer(passed_on()),
             },
             Action::GiveUp { .. } => self.phase = Phase::Answer(passed_on()),
         }
     }
 
-    /// Cuts the body's output cap by the excess and a margin, when it has one large enough; re-prices the call.
-    fn shrink(&mut self, by_tokens: Option<u64>) -> bool {
-        let Some(by) = by_tokens else { return false };
+    /// Cuts the body's output cap by the excess and a margin, when it has one large enough, and re-prices the
+    /// call: the tokens cut, or `None` when it could not.
+    fn shrink(&mut self, by_tokens: Option<u64>) -> Option<u64> {
+        let by = by_tokens?;
         let cut = by + by / 10 + 16;
         let fields: &[&str] = &["max_tokens", "max_completion_tokens", "max_output_tokens"];
-        let Some(o) = self.body.as_object_mut() else {
-            return false;
-        };
+        let o = self.body.as_object_mut()?;
         let mut done = false;
         for f in fields {
             if let Some(cap) = o.get(*f).and_then(Value::as_u64) {
@@ -1065,7 +1218,7 @@ impl Call {
                 self.raw = Some((cost.input.tokens, kind));
             }
         }
-        done
+        done.then_some(cut)
     }
 
     /// Nothing came back (connection refused or reset, a timeout): the reservation is released, the target's
@@ -1076,7 +1229,9 @@ impl Call {
         };
         if let Some(r) = self.reservation.take() {
             r.release();
+            self.emit(now_ms, CallEvent::Released { target });
         }
+        self.emit(now_ms, CallEvent::TransportError { target });
         let name = self.target_name(target);
         lock(&self.guard.inner)
             .breakers
@@ -1134,12 +1289,25 @@ impl Call {
         self.end_with("abandoned", "the client went away", now_ms);
     }
 
-    fn end_with(&mut self, end: &'static str, reason: &str, _now_ms: u64) {
+    fn end_with(&mut self, end: &'static str, reason: &str, now_ms: u64) {
+        self.emit(now_ms, CallEvent::Ended { end });
         self.outcome.end = end;
         if !reason.is_empty() {
             self.outcome.reason = reason.to_string();
         }
         self.phase = Phase::Done;
+    }
+
+    fn emit(&mut self, now_ms: u64, event: CallEvent) {
+        // Bounded: a call's path is bounded by its attempts and targets; past this, a runaway caller's log stops.
+        if self.events.len() < 1024 {
+            self.events.push((now_ms, event));
+        }
+    }
+
+    /// What happened since the last call of this (each with the `now_ms` it happened at), oldest first.
+    pub fn take_events(&mut self) -> Vec<(u64, CallEvent)> {
+        std::mem::take(&mut self.events)
     }
 
     fn target_name(&self, t: usize) -> String {
@@ -1153,6 +1321,14 @@ impl Drop for Call {
         if !matches!(self.phase, Phase::Done) || self.reservation.is_some() {
             self.on_client_gone(self.started_ms);
         }
+    }
+}
+
+fn settled(target: usize, u: Usage) -> CallEvent {
+    CallEvent::Settled {
+        target,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
     }
 }
 

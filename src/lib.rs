@@ -113,7 +113,9 @@ pub use retry::{
 };
 
 // The guarded call.
-pub use guard::{Answer, Call, Disposition, Guard, GuardConfig, GuardError, Outcome, Step, Target};
+pub use guard::{
+    Answer, Call, CallEvent, Disposition, Guard, GuardConfig, GuardError, Outcome, Step, Target,
+};
 
 // Traffic and profile files.
 pub use profile_file::{CustomProfile, ProfileFileError, Tables};

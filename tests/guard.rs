@@ -3,7 +3,8 @@
 //! reservation held.
 
 use llm_preflight::{
-    Budget, Call, Disposition, Guard, GuardConfig, Outcome, Provider, Step, Target,
+    Budget, Call, CallEvent, Disposition, Guard, GuardConfig, Outcome, Provider, RefusalKind, Step,
+    Target,
 };
 use proptest::prelude::*;
 use std::num::NonZeroU64;
@@ -52,13 +53,17 @@ struct Trace {
     answer: Option<llm_preflight::Answer>,
     outcome: Outcome,
     passed_through: Vec<String>,
+    events: Vec<CallEvent>,
 }
 
 /// Drives `call` from `now` until it ends, answering each send with `respond(target, attempt)`.
 fn drive(call: &mut Call, mut now: u64, mut respond: impl FnMut(usize, usize) -> Reply) -> Trace {
     let mut t = Trace::default();
     for _ in 0..200 {
-        match call.poll(now) {
+        let step = call.poll(now);
+        t.events
+            .extend(call.take_events().into_iter().map(|(_, e)| e));
+        match step {
             Step::Send { target, body, .. } => {
                 t.sends.push((target, body, now));
                 let n = t.sends.len() - 1;
@@ -80,6 +85,8 @@ fn drive(call: &mut Call, mut now: u64, mut respond: impl FnMut(usize, usize) ->
                         call.on_end(now, 0.5);
                     }
                 }
+                t.events
+                    .extend(call.take_events().into_iter().map(|(_, e)| e));
             }
             Step::Wait { until_ms } => {
                 assert!(until_ms > now, "a wait must move time forward");
@@ -192,6 +199,48 @@ fn a_wait_beyond_the_cap_falls_back_with_the_model_rewritten() {
     assert!(t.sends[1].1.contains("\"gpt-4o-mini\""), "{}", t.sends[1].1);
     assert_eq!(t.outcome.target, Some(1));
     assert_eq!(guard.held_tokens(), 0);
+    // The path, as the call tells it.
+    let names: Vec<String> = t
+        .events
+        .iter()
+        .map(|e| {
+            serde_json::to_value(e).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "sent",
+            "response",
+            "released",
+            "refused",
+            "fell_back",
+            "sent",
+            "response",
+            "settled",
+            "ended"
+        ],
+        "{:?}",
+        t.events
+    );
+    assert!(t.events.iter().any(|e| matches!(
+        e,
+        CallEvent::Refused {
+            target: 0,
+            kind: RefusalKind::RateLimitOther
+                | RefusalKind::RateLimitRequests
+                | RefusalKind::RateLimitTokens,
+            mid_stream: false,
+            retry_after_ms: Some(120_000),
+        }
+    )));
+    assert_eq!(
+        t.events.last(),
+        Some(&CallEvent::Ended { end: "succeeded" })
+    );
 }
 
 #[test]
