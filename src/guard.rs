@@ -36,6 +36,7 @@ use crate::preflight::ledger::{Ledger, Reservation, Usage};
 use crate::preflight::policy::Policy;
 use crate::preflight::queue::{AdmissionQueue, Offer, Shed, ShedReason};
 use crate::preflight::request::{estimate_request_value, Api};
+use crate::preflight::route::{route, Candidate, PassReason};
 use crate::preflight::state::State;
 use crate::preflight::verdict::{Cost, Verdict};
 use crate::profile::Profile;
@@ -324,7 +325,6 @@ impl Guard {
             phase: Phase::Route,
             reservation: None,
             response: None,
-            blocked: vec![0; n],
             outcome: Outcome::default(),
             sent_once: false,
             events: Vec::new(),
@@ -651,8 +651,6 @@ pub struct Call {
     phase: Phase,
     reservation: Option<Reservation>,
     response: Option<Response>,
-    /// Per target: no send before this time (a Retry-After the call was told).
-    blocked: Vec<u64>,
     outcome: Outcome,
     sent_once: bool,
     events: Vec<(u64, CallEvent)>,
@@ -775,27 +773,42 @@ impl Call {
     /// now, else the shortest wait (the core's `route`).
     fn route(&mut self, now_ms: u64) {
         let g = lock(&self.guard.inner);
-        let mut best: Option<(u64, usize)> = None;
-        let mut never: Option<Verdict> = None;
-        for (i, s) in g.slots.iter().enumerate() {
-            let Some(cost) = &self.costs[i] else { continue };
-            if self.tried[i] {
-                continue;
-            }
-            let c = s.queue.ledger().check(cost, g.config.policy, now_ms);
-            let wait = match c.verdict {
-                Verdict::Sendable => 0,
-                Verdict::Queueable { wait_ms, .. } => wait_ms,
-                v @ Verdict::NeverSendable { .. } => {
-                    never.get_or_insert(v);
-                    continue;
-                }
-            };
-            let wait = wait.max(self.blocked[i].saturating_sub(now_ms));
-            if best.is_none_or(|(w, _)| wait < w) {
-                best = Some((wait, i));
-            }
-        }
+        // The core's router over the targets this call may still try, each as its ledger stands (a Retry-After
+        // a target stated is in its state).
+        let open: Vec<usize> = (0..g.slots.len())
+            .filter(|&i| !self.tried[i] && self.costs[i].is_some())
+            .collect();
+        let states: Vec<State> = open
+            .iter()
+            .map(|&i| g.slots[i].queue.ledger().snapshot())
+            .collect();
+        let candidates: Vec<Candidate<'_>> = open
+            .iter()
+            .zip(&states)
+            .filter_map(|(&i, state)| {
+                Some(Candidate {
+                    name: &g.slots[i].target.name,
+                    state,
+                    cost: self.costs[i].as_ref()?,
+                })
+            })
+            .collect();
+        let r = route(&candidates, g.config.policy, now_ms);
+        let never = r.passed_over.iter().find_map(|p| match p.reason {
+            PassReason::NeverSendable {
+                dimension,
+                limit,
+                needed,
+                excess,
+            } => Some(Verdict::NeverSendable {
+                dimension,
+                limit,
+                needed,
+                excess,
+            }),
+            _ => None,
+        });
+        let best = r.chosen.map(|c| ((), open[c]));
         drop(g);
         match best {
             Some((_, t)) => self.offer(t, now_ms),
@@ -1117,9 +1130,6 @@ impl Call {
         let action = next_action(&refusal, self.attempt, &policy, now_ms, random);
         let action = g.retry_budget.gate(action, now_ms);
         drop(g);
-        if let Some(w) = refusal.retry_after_ms {
-            self.blocked[target] = self.blocked[target].max(now_ms.saturating_add(w));
-        }
         self.outcome.reason = format!("{} from {name}", refusal.kind.name());
         if r.passed_through {
             // The head went out: nothing can be sent again on this response.
