@@ -808,10 +808,10 @@ impl Call {
             }),
             _ => None,
         });
-        let best = r.chosen.map(|c| ((), open[c]));
+        let chosen = r.chosen.map(|c| open[c]);
         drop(g);
-        match best {
-            Some((_, t)) => self.offer(t, now_ms),
+        match chosen {
+            Some(t) => self.offer(t, now_ms),
             None => match never {
                 Some(Verdict::NeverSendable {
                     dimension,
