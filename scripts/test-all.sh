@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-# The core alone, with its default features (none) and with `exact`: what a router that depends on it builds.
+# The core alone with its default features (none), as a router that depends on it builds it (the workspace lint
+# above builds it with `exact`, which the CLI and calibrate turn on).
 cargo clippy -p llm-preflight --all-targets --no-default-features -- -D warnings
 # The binding's lazy module is its own build of the crate (`--features lazy`): linted natively too.
 cargo clippy -p llm-preflight-wasm --features lazy --all-targets -- -D warnings
@@ -32,6 +33,6 @@ bash pkg/scripts/test-installed.sh
 # Robustness (issue 8). The property tests (tests/properties.rs), the limits (tests/limits.rs, tests/memory.rs:
 # 100 MB in bounded memory) and the fuzz regressions ran above with `cargo test --workspace`; run the properties
 # once more on their own so a failure is named. Then a fuzz smoke run: every target for FUZZ_SECONDS (default
-# 60 s; eight targets plus the nightly build is about 10 minutes). The long run is `bash fuzz/run.sh --runs 10000000`.
+# 60 s; nine targets plus the nightly build is about 11 minutes). The long run is `bash fuzz/run.sh --runs 10000000`.
 cargo test --test properties
 bash fuzz/run.sh "${FUZZ_SECONDS:-60}"
