@@ -646,3 +646,35 @@ fn accented_letters_in_blocks_match_the_reference() {
         }
     }
 }
+
+/// Found by the `scan_oracle` fuzz target: a block with no non-ASCII byte did not move the last merging
+/// character's end a block back, so a character of a merging kind (a symbol such as U+FFFD or `©`, an emoji) that
+/// ended a block read, at the start of the block after next, as "the same character right before" a run of it,
+/// and the run was not counted as a repeat. Every such character, at every end position in the block, then one to
+/// three blocks of ASCII, then a run of it at the start of a block.
+#[test]
+fn a_merging_character_two_blocks_back_does_not_join_a_run() {
+    let mut rng = Rng(0xb10c);
+    for c in ['\u{fffd}', '©', '→', '😀', '€'] {
+        let w = c.len_utf8();
+        for end in [w, 20, 63, 64] {
+            for ascii_blocks in 1..=3 {
+                let mut s = "a".repeat(end - w);
+                s.push(c);
+                s.push_str(&"a".repeat(64 * ascii_blocks + (64 - end)));
+                assert_eq!(s.len() % 64, 0);
+                for n in [1, 3, 4, 8] {
+                    let mut t = s.clone();
+                    t.extend(std::iter::repeat_n(c, n));
+                    t.push('f');
+                    check(t.as_bytes(), rng.next(), false).unwrap_or_else(|e| {
+                        panic!("{c:?} ending at {end}, {ascii_blocks} ASCII blocks, x{n}: {e}")
+                    });
+                }
+            }
+        }
+    }
+    // The fuzz input itself: an Apache error log line with invalid bytes (each a U+FFFD) at those places.
+    let crash: &[u8] = b"[Thu Sep 25 09:27:1\0\0\0\0\0\0\0\08.813902 2014] [cgi:error] [pid 16\xa5\0\0\0\0\0\0\0860] [client 89.207.132.76:59635] AH01215: /bin/b[Thu Sep 25 09:29:56.141832 2014] [cgi:error] [pid 16864] [client 162.247.73.206:41273] AH01215: /bin/bash: error importing function def\x97\x91\x96\x8b\x96\x90\x91\xdffkr `HTTP_TEST'\n";
+    check(crash, 19, true).unwrap_or_else(|e| panic!("the fuzz input: {e}"));
+}
