@@ -243,8 +243,9 @@ impl Shared {
 }
 
 impl Shared {
-    /// Polls a target's queue and keeps what it decided for the calls concerned.
-    fn pump(&mut self, t: usize, now_ms: u64) {
+    /// Polls a target's queue and keeps what it decided for the calls concerned; returns when the queue should be
+    /// polled again.
+    fn pump(&mut self, t: usize, now_ms: u64) -> Option<u64> {
         let poll = self.slots[t].queue.poll(now_ms);
         for (id, r) in poll.admitted {
             if self.gone.remove(&id) {
@@ -258,6 +259,7 @@ impl Shared {
                 self.ready.insert(id, Err(s));
             }
         }
+        poll.wake_at_ms
     }
 }
 
@@ -737,7 +739,7 @@ impl Call {
                 }
                 Phase::Queued { target, eta_ms } => {
                     let mut g = lock(&self.guard.inner);
-                    g.pump(target, now_ms);
+                    let wake = g.pump(target, now_ms);
                     match g.ready.remove(&self.id) {
                         Some(Ok(r)) => {
                             drop(g);
@@ -751,8 +753,14 @@ impl Call {
                         None => {
                             drop(g);
                             self.phase = Phase::Queued { target, eta_ms };
+                            // The queue's own next wake when its estimate has passed (calls ahead still hold it).
+                            let until = if eta_ms > now_ms {
+                                eta_ms
+                            } else {
+                                wake.unwrap_or(eta_ms)
+                            };
                             return Step::Wait {
-                                until_ms: eta_ms.max(now_ms + 1),
+                                until_ms: until.max(now_ms + 1),
                             };
                         }
                     }
