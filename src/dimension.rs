@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
-use crate::names::{same_name, Names, UnknownName};
+use crate::names::{Names, UnknownName};
 
 /// One limit a request is checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -118,18 +118,13 @@ impl std::str::FromStr for Dimension {
     type Err = UnknownName;
     /// Parses a dimension's name (`tokens`, `input_tokens`, `requests_per_day`, `context`, ...; `-` for `_` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Dimension::ALL
-            .into_iter()
-            .find(|d| same_name(d.name(), s))
-            .ok_or_else(|| {
-                static DIMENSIONS: Names = Names {
-                    what: "dimension",
-                    list: "dimensions",
-                    valid: &Dimension::NAMES,
-                    note: "",
-                };
-                DIMENSIONS.unknown(s)
-            })
+        static DIMENSIONS: Names = Names {
+            what: "dimension",
+            list: "dimensions",
+            valid: &Dimension::NAMES,
+            note: "",
+        };
+        DIMENSIONS.parse(&Dimension::ALL, s)
     }
 }
 

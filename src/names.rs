@@ -26,6 +26,17 @@ pub(crate) struct Names {
 }
 
 impl Names {
+    /// The value among `all` (listed in the order of `self.valid`, one name each) whose name `given` is, as
+    /// [`same_name`] compares them; else the error that lists the names.
+    pub(crate) fn parse<T: Copy>(&'static self, all: &[T], given: &str) -> Result<T, UnknownName> {
+        self.valid
+            .iter()
+            .zip(all)
+            .find(|(name, _)| same_name(name, given))
+            .map(|(_, &v)| v)
+            .ok_or_else(|| self.unknown(given))
+    }
+
     /// The error for `name`.
     #[cold]
     #[inline(never)]

@@ -40,7 +40,7 @@
 
 use super::error::{limit_from_f64, PreflightError};
 use crate::dimension::Dimension;
-use crate::names::{same_name, Names, UnknownName};
+use crate::names::{Names, UnknownName};
 use serde::Serialize;
 use std::num::NonZeroU64;
 
@@ -178,18 +178,13 @@ impl std::str::FromStr for Provider {
     type Err = UnknownName;
     /// Parses a provider's name (`open_ai`, `azure_open_ai`, `groq`, ...; `-` for `_` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Provider::ALL
-            .into_iter()
-            .find(|p| same_name(p.name(), s))
-            .ok_or_else(|| {
-                static PROVIDERS: Names = Names {
-                    what: "provider",
-                    list: "providers",
-                    valid: &Provider::NAMES,
-                    note: "",
-                };
-                PROVIDERS.unknown(s)
-            })
+        static PROVIDERS: Names = Names {
+            what: "provider",
+            list: "providers",
+            valid: &Provider::NAMES,
+            note: "",
+        };
+        PROVIDERS.parse(&Provider::ALL, s)
     }
 }
 

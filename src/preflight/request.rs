@@ -39,7 +39,7 @@
 use super::error::{count_from_f64, PreflightError};
 use super::verdict::{Band, Cost};
 use crate::estimate::{Estimate, Estimator};
-use crate::names::{same_name, Names, UnknownName};
+use crate::names::{Names, UnknownName};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
 use serde::Serialize;
@@ -81,18 +81,13 @@ impl std::str::FromStr for Api {
     /// Parses an API's name (`open_ai_chat`, `open_ai_responses`, `anthropic_messages`,
     /// `gemini_generate_content`; `-` for `_` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Api::ALL
-            .into_iter()
-            .find(|a| same_name(a.name(), s))
-            .ok_or_else(|| {
-                static APIS: Names = Names {
-                    what: "api",
-                    list: "APIs",
-                    valid: &Api::NAMES,
-                    note: "",
-                };
-                APIS.unknown(s)
-            })
+        static APIS: Names = Names {
+            what: "api",
+            list: "APIs",
+            valid: &Api::NAMES,
+            note: "",
+        };
+        APIS.parse(&Api::ALL, s)
     }
 }
 

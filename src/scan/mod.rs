@@ -626,11 +626,12 @@ struct Chars {
     spill_slot: u8,
 }
 
-/// A position counted from one block's start, counted from the next block's; far enough back it stays at
-/// `i32::MIN / 2` (never a character's end), so a long text cannot wrap it around.
+/// A position counted from one block's start, counted from the next block's. Wrapping: from `i32::MIN / 2` it
+/// takes 3 GiB of text without a merging character to come back round to a place in a block (no panic on the
+/// way, as a plain subtraction would give in a debug build after 1 GiB).
 #[inline(always)]
 fn shift_back(end: i32) -> i32 {
-    (end - BLOCK as i32).max(i32::MIN / 2)
+    end.wrapping_sub(BLOCK as i32)
 }
 
 impl Chars {
@@ -992,9 +993,10 @@ impl Scanner {
             self.na.spill_slot = S_NONE;
             self.na.script = 0;
             self.na.kind = kind::of_ascii_byte(w[BLOCK - 1]);
-            // The last merging character's end moves a block further back too: left in place, it read as ending
-            // right before a same character at the start of the block after next (fuzz: scan_oracle).
-            self.na.merge_end = shift_back(self.na.merge_end);
+            // No merging character can stand right before the next block's first one now. Left in place, the last
+            // one's end read as ending right before a same character at the start of the block after next (fuzz:
+            // scan_oracle).
+            self.na.merge_end = i32::MIN / 2;
             NonAscii::default()
         };
         let v = &mut self.v;

@@ -61,14 +61,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 /// The rate dimensions in slot order (the order of the fields in Redis: `lim0` is tokens per minute).
-const SLOTS: [Dimension; 6] = [
-    Dimension::Tokens,
-    Dimension::InputTokens,
-    Dimension::OutputTokens,
-    Dimension::Requests,
-    Dimension::TokensPerDay,
-    Dimension::RequestsPerDay,
-];
+const SLOTS: [Dimension; 6] = Dimension::RATES;
 
 fn script() -> &'static Script {
     static SCRIPT: OnceLock<Script> = OnceLock::new();
