@@ -87,8 +87,8 @@ pub struct GuardConfig {
     pub max_queue_work_ms: u64,
     /// When a target's breaker opens and closes.
     pub breaker: BreakerConfig,
-    /// Retries allowed per request sent (the retry budget's ratio), with its floor per second and burst.
-    pub retry_budget: (f64, f64, f64),
+    /// Retries allowed across calls (starting empty: each request sent earns `ratio` of one).
+    pub retry_budget: RetryBudget,
     /// The most of a response body kept for classification and usage (a stream's frames are read as they come).
     pub max_body_bytes: usize,
 }
@@ -100,7 +100,7 @@ impl Default for GuardConfig {
             retry: RetryPolicy::default(),
             max_queue_work_ms: 20_000,
             breaker: BreakerConfig::default(),
-            retry_budget: (0.2, 1.0, 20.0),
+            retry_budget: RetryBudget::new(0.2, 1.0, 20.0),
             max_body_bytes: 1 << 20,
         }
     }
@@ -278,7 +278,6 @@ impl Guard {
                 return Err(GuardError::DuplicateName(t.name.clone()));
             }
         }
-        let (ratio, floor, burst) = config.retry_budget;
         let n = targets.len();
         let slots = targets
             .into_iter()
@@ -294,7 +293,7 @@ impl Guard {
             inner: Arc::new(Mutex::new(Shared {
                 slots,
                 breakers: CircuitBreakers::new(config.breaker),
-                retry_budget: RetryBudget::new(ratio, floor, burst),
+                retry_budget: config.retry_budget,
                 config,
                 next_id: 0,
                 ready: BTreeMap::new(),

@@ -150,7 +150,7 @@ fn never_sendable_is_answered_413_and_never_sent() {
 fn a_retry_never_comes_before_retry_after() {
     // A retry budget that earns one retry per request (the default starts empty and earns a fifth).
     let config = GuardConfig {
-        retry_budget: (1.0, 1.0, 20.0),
+        retry_budget: llm_preflight::RetryBudget::new(1.0, 1.0, 20.0),
         ..GuardConfig::default()
     };
     let guard = Guard::new(vec![key("a", 100_000)], config).unwrap();

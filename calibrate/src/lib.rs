@@ -106,18 +106,8 @@ pub fn load_samples(dir: &Path) -> Vec<Sample> {
     out
 }
 
-/// The columns of `counts.tsv` after `id label split chars bytes`.
-pub const COUNT_COLUMNS: [&str; NP] = [
-    "o200k",
-    "cl100k",
-    "llama3",
-    "qwen3",
-    "deepseek-v3",
-    "gemini",
-    "gemma3",
-    "mistral-v1",
-    "claude-legacy",
-];
+/// The columns of `counts.tsv` after `id label split chars bytes`: the profiles, in `Profile::ALL` order.
+pub const COUNT_COLUMNS: [&str; NP] = Profile::NAMES;
 
 /// A row of `counts.tsv`.
 #[derive(Debug, Clone, PartialEq)]
