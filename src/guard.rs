@@ -32,11 +32,14 @@ use crate::content::ContentKind;
 use crate::dimension::Dimension;
 use crate::headers::RateLimitSnapshot;
 use crate::preflight::budget::Budget;
-use crate::preflight::ledger::{Ledger, Reservation, Usage};
+use crate::preflight::ledger::{Ledger, Refused, Reservation, Usage};
 use crate::preflight::policy::Policy;
 use crate::preflight::queue::{AdmissionQueue, Offer, Shed, ShedReason};
 use crate::preflight::request::{estimate_request_value, Api};
 use crate::preflight::route::{route, Candidate, PassReason};
+use crate::preflight::shared::{
+    LedgerFailure, LedgerMode, SharedAdmission, SharedLedger, SharedTicket,
+};
 use crate::preflight::state::State;
 use crate::preflight::verdict::{Cost, Verdict};
 use crate::profile::Profile;
@@ -91,6 +94,8 @@ pub struct GuardConfig {
     pub retry_budget: RetryBudget,
     /// The most of a response body kept for classification and usage (a stream's frames are read as they come).
     pub max_body_bytes: usize,
+    /// What to do when a target's [`SharedLedger`] cannot be reached.
+    pub on_ledger_unavailable: LedgerFailure,
 }
 
 impl Default for GuardConfig {
@@ -102,6 +107,7 @@ impl Default for GuardConfig {
             breaker: BreakerConfig::default(),
             retry_budget: RetryBudget::new(0.2, 1.0, 20.0),
             max_body_bytes: 1 << 20,
+            on_ledger_unavailable: LedgerFailure::FailClosed,
         }
     }
 }
@@ -113,6 +119,8 @@ pub enum GuardError {
     NoTarget,
     /// Two targets share a name (breakers are kept by name).
     DuplicateName(String),
+    /// A target position past the last target.
+    NoSuchTarget(usize),
 }
 
 impl fmt::Display for GuardError {
@@ -120,6 +128,7 @@ impl fmt::Display for GuardError {
         match self {
             GuardError::NoTarget => f.write_str("a guard needs at least one target"),
             GuardError::DuplicateName(n) => write!(f, "two targets are named {n:?}"),
+            GuardError::NoSuchTarget(t) => write!(f, "there is no target {t}"),
         }
     }
 }
@@ -136,6 +145,8 @@ pub struct Guard {
 struct Slot {
     target: Target,
     queue: AdmissionQueue<u64>,
+    /// A ledger shared beyond this guard, reserved through at each send.
+    shared: Option<Arc<dyn SharedLedger>>,
 }
 
 #[derive(Debug)]
@@ -286,6 +297,7 @@ impl Guard {
                 Slot {
                     queue: AdmissionQueue::new(ledger, config.policy, config.max_queue_work_ms),
                     target,
+                    shared: None,
                 }
             })
             .collect();
@@ -301,6 +313,22 @@ impl Guard {
                 learned: vec![(Learned::default(), [Learned::default(); ContentKind::COUNT]); n],
             })),
         })
+    }
+
+    /// Target `t`'s budget is shared beyond this guard (by the replicas of a gateway, through Redis; or by other
+    /// guards in this process, through one [`Ledger`]): every send there also reserves in `ledger`, and the
+    /// call settles or releases that ticket with its own reservation. When `ledger` cannot be reached, the
+    /// guard follows [`GuardConfig::on_ledger_unavailable`].
+    pub fn with_shared_ledger(
+        self,
+        t: usize,
+        ledger: Arc<dyn SharedLedger>,
+    ) -> Result<Guard, GuardError> {
+        let mut g = lock(&self.inner);
+        let slot = g.slots.get_mut(t).ok_or(GuardError::NoSuchTarget(t))?;
+        slot.shared = Some(ledger);
+        drop(g);
+        Ok(self)
     }
 
     /// A call for the request `body` (OpenAI chat or Responses, Anthropic Messages or Gemini JSON) that must start
@@ -325,6 +353,7 @@ impl Guard {
             tried: vec![false; n],
             phase: Phase::Route,
             reservation: None,
+            ticket: None,
             response: None,
             outcome: Outcome::default(),
             sent_once: false,
@@ -567,6 +596,25 @@ pub enum CallEvent {
         /// Tokens cut.
         by_tokens: u64,
     },
+    /// Target `target`'s shared ledger ([`Guard::with_shared_ledger`]) decided at the send: `admitted`,
+    /// `not_yet` (the call waits its wait), `never` or `unavailable`; `mode` says whether it was decided on the
+    /// shared ledger or without it (failing open or closed).
+    Ledger {
+        /// The target.
+        target: usize,
+        /// Shared, fail-open or fail-closed.
+        mode: LedgerMode,
+        /// What it decided.
+        decision: &'static str,
+    },
+    /// The shared ledger could not record a settle, release or header observation (its own expiry frees what
+    /// it held).
+    LedgerError {
+        /// The target.
+        target: usize,
+        /// What failed.
+        message: String,
+    },
     /// Nothing came back from target `target`.
     TransportError {
         /// The target.
@@ -651,6 +699,8 @@ pub struct Call {
     tried: Vec<bool>,
     phase: Phase,
     reservation: Option<Reservation>,
+    /// The shared ledger's hold, beside `reservation`.
+    ticket: Option<Box<dyn SharedTicket>>,
     response: Option<Response>,
     outcome: Outcome,
     sent_once: bool,
@@ -919,9 +969,7 @@ impl Call {
         let name = g.slots[t].target.name.clone();
         if !g.breakers.get(&name).allow(now_ms) {
             drop(g);
-            if let Some(r) = self.reservation.take() {
-                r.release();
-            }
+            self.finish_hold(t, None, now_ms);
             self.emit(now_ms, CallEvent::BreakerOpen { target: t });
             self.outcome.reason = format!("circuit open on {name}");
             self.phase = Phase::Route;
@@ -934,6 +982,18 @@ impl Call {
             }
             return None;
         }
+        let (shared, policy, on_fail) = (
+            g.slots[t].shared.clone(),
+            g.config.policy,
+            g.config.on_ledger_unavailable,
+        );
+        drop(g);
+        if let Some(ledger) = shared {
+            if !self.reserve_shared(t, &*ledger, policy, on_fail, now_ms) {
+                return None;
+            }
+        }
+        let mut g = lock(&self.guard.inner);
         if !self.sent_once {
             self.sent_once = true;
             g.retry_budget.on_request(now_ms);
@@ -969,6 +1029,120 @@ impl Call {
         })
     }
 
+    /// The second gate of a target whose budget is shared: `true` to send (admitted there, or failing open),
+    /// `false` when the call was given a next phase instead (wait the shared ledger's wait, fall back, answer).
+    fn reserve_shared(
+        &mut self,
+        t: usize,
+        ledger: &dyn SharedLedger,
+        policy: crate::preflight::policy::Policy,
+        on_fail: LedgerFailure,
+        now_ms: u64,
+    ) -> bool {
+        let Some(cost) = self.costs[t].clone() else {
+            return true;
+        };
+        let event = |mode, decision| CallEvent::Ledger {
+            target: t,
+            mode,
+            decision,
+        };
+        match ledger.reserve(&cost, policy, now_ms) {
+            SharedAdmission::Admitted { ticket, mode } => {
+                self.ticket = Some(ticket);
+                self.emit(now_ms, event(mode, "admitted"));
+                true
+            }
+            SharedAdmission::Refused { refused, mode } => {
+                self.finish_hold(t, None, now_ms);
+                let shed = match refused {
+                    Refused::NotYet { wait_ms, .. } => {
+                        self.emit(now_ms, event(mode, "not_yet"));
+                        let at_ms = now_ms.saturating_add(wait_ms.max(1));
+                        if at_ms <= self.deadline_ms {
+                            self.phase = Phase::Retry { target: t, at_ms };
+                            return false;
+                        }
+                        ShedReason::DeadlineUnreachable {
+                            earliest_start_ms: at_ms,
+                            deadline_ms: self.deadline_ms,
+                        }
+                    }
+                    Refused::Never {
+                        dimension,
+                        limit,
+                        needed,
+                        excess,
+                    } => {
+                        self.emit(now_ms, event(mode, "never"));
+                        ShedReason::NeverSendable {
+                            dimension,
+                            limit,
+                            needed,
+                            excess,
+                        }
+                    }
+                };
+                self.shed(t, Shed::new(shed, now_ms), now_ms);
+                false
+            }
+            SharedAdmission::Unavailable { error } => match on_fail {
+                LedgerFailure::FailOpen => {
+                    self.emit(now_ms, event(LedgerMode::FailOpen, "unavailable"));
+                    true
+                }
+                LedgerFailure::FailClosed => {
+                    self.finish_hold(t, None, now_ms);
+                    self.emit(now_ms, event(LedgerMode::FailClosed, "unavailable"));
+                    self.outcome.reason = format!("the shared ledger is unreachable: {error}");
+                    self.phase = if self.has_untried() {
+                        Phase::Route
+                    } else {
+                        Phase::Answer(answer_json(
+                            503,
+                            vec![("retry-after".into(), "1".into())],
+                            json!({"error": {"type": "ledger_unavailable", "message": self.outcome.reason}}),
+                        ))
+                    };
+                    false
+                }
+            },
+        }
+    }
+
+    /// Ends what the call holds on target `t`, locally and in a shared ledger: settled at `usage`, or given back
+    /// whole (`None`).
+    fn finish_hold(&mut self, t: usize, usage: Option<Usage>, now_ms: u64) {
+        let (local, ticket) = (self.reservation.take(), self.ticket.take());
+        if local.is_none() && ticket.is_none() {
+            return;
+        }
+        let shared = match usage {
+            Some(u) => {
+                if let Some(r) = local {
+                    let _ = r.settle(u, now_ms);
+                }
+                ticket.map(|k| k.settle(u, now_ms))
+            }
+            None => {
+                if let Some(r) = local {
+                    r.release();
+                }
+                ticket.map(|k| k.release(now_ms))
+            }
+        };
+        self.emit(
+            now_ms,
+            match usage {
+                Some(u) => settled(t, u),
+                None => CallEvent::Released { target: t },
+            },
+        );
+        if let Some(Err(message)) = shared {
+            self.emit(now_ms, CallEvent::LedgerError { target: t, message });
+        }
+    }
+
     fn attempt_sent(&mut self, t: usize) {
         self.outcome.attempts += 1;
         self.outcome.target = Some(t);
@@ -995,6 +1169,9 @@ impl Call {
         let g = lock(&self.guard.inner);
         g.slots[target].queue.ledger().observe(&snapshot, now_ms);
         drop(g);
+        if let Some(Err(message)) = self.ticket.as_ref().map(|k| k.observe(&snapshot, now_ms)) {
+            self.emit(now_ms, CallEvent::LedgerError { target, message });
+        }
         let pass = (200..300).contains(&status);
         // A refusal may be passed on to the client as it came: keep its headers.
         let headers = if pass {
@@ -1071,14 +1248,8 @@ impl Call {
                     .ok()
                     .and_then(|v| Usage::from_response(&v).ok().flatten())
             });
-            let settled_at = usage.unwrap_or(Usage {
-                input_tokens: self.costs[target].as_ref().map_or(0, |c| c.input.tokens),
-                output_tokens: 0,
-            });
-            if let Some(res) = self.reservation.take() {
-                let _ = res.settle(settled_at, now_ms);
-                self.emit(now_ms, settled(target, settled_at));
-            }
+            let settled_at = usage.unwrap_or_else(|| self.prompt_usage(target));
+            self.finish_hold(target, Some(settled_at), now_ms);
             let mut g = lock(&self.guard.inner);
             let Shared {
                 slots, breakers, ..
@@ -1105,20 +1276,9 @@ impl Call {
         };
         let mut refusal = classify_with_snapshot(status, &r.snapshot, &payload);
         refusal.output_delivered |= r.delivered;
-        if let Some(res) = self.reservation.take() {
-            if r.stream_error.is_some() {
-                // Admitted and counted: settle at what the prompt cost.
-                let u = Usage {
-                    input_tokens: self.costs[target].as_ref().map_or(0, |c| c.input.tokens),
-                    output_tokens: 0,
-                };
-                let _ = res.settle(u, now_ms);
-                self.emit(now_ms, settled(target, u));
-            } else {
-                res.release();
-                self.emit(now_ms, CallEvent::Released { target });
-            }
-        }
+        // An error inside a stream was admitted and counted: settle at what the prompt cost.
+        let prompt = r.stream_error.is_some().then(|| self.prompt_usage(target));
+        self.finish_hold(target, prompt, now_ms);
         self.emit(
             now_ms,
             CallEvent::Refused {
@@ -1244,10 +1404,7 @@ impl Call {
         let Phase::Sent { target } = self.phase else {
             return;
         };
-        if let Some(r) = self.reservation.take() {
-            r.release();
-            self.emit(now_ms, CallEvent::Released { target });
-        }
+        self.finish_hold(target, None, now_ms);
         self.emit(now_ms, CallEvent::TransportError { target });
         let name = self.target_name(target);
         lock(&self.guard.inner)
@@ -1290,20 +1447,28 @@ impl Call {
                 }
             }
         }
-        if let Some(r) = self.reservation.take() {
-            match (&self.phase, &self.response) {
-                (Phase::Sent { target }, Some(_)) => {
-                    let u = Usage {
-                        input_tokens: self.costs[*target].as_ref().map_or(0, |c| c.input.tokens),
-                        output_tokens: 0,
-                    };
-                    let _ = r.settle(u, now_ms);
-                }
-                _ => r.release(),
+        match (&self.phase, &self.response) {
+            // The provider answered already: it counted the prompt.
+            (Phase::Sent { target }, Some(_)) => {
+                let t = *target;
+                let u = self.prompt_usage(t);
+                self.finish_hold(t, Some(u), now_ms);
             }
+            (Phase::Sent { target } | Phase::Admitted { target }, _) => {
+                self.finish_hold(*target, None, now_ms)
+            }
+            _ => self.finish_hold(self.outcome.target.unwrap_or(0), None, now_ms),
         }
         self.response = None;
         self.end_with("abandoned", "the client went away", now_ms);
+    }
+
+    /// What a request sent to `t` counted if only its prompt was: the estimate.
+    fn prompt_usage(&self, t: usize) -> Usage {
+        Usage {
+            input_tokens: self.costs[t].as_ref().map_or(0, |c| c.input.tokens),
+            output_tokens: 0,
+        }
     }
 
     fn end_with(&mut self, end: &'static str, reason: &str, now_ms: u64) {
@@ -1335,7 +1500,8 @@ impl Call {
 impl Drop for Call {
     /// A call dropped mid-way gives back what it holds, as if its client had gone.
     fn drop(&mut self) {
-        if !matches!(self.phase, Phase::Done) || self.reservation.is_some() {
+        if !matches!(self.phase, Phase::Done) || self.reservation.is_some() || self.ticket.is_some()
+        {
             self.on_client_gone(self.started_ms);
         }
     }

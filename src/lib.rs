@@ -94,6 +94,9 @@ pub use preflight::verdict::{Band, Check, Cost, Summary, Verdict, VerdictKind};
 pub use preflight::ledger::{Ledger, Refused, Reservation, Settled, Usage};
 pub use preflight::queue::{AdmissionQueue, Offer, Poll, Shed, ShedReason};
 pub use preflight::route::{route, Candidate, PassReason, PassedOver, Route};
+pub use preflight::shared::{
+    LedgerFailure, LedgerMode, SharedAdmission, SharedLedger, SharedTicket,
+};
 
 // Headers.
 pub use headers::{

@@ -3,11 +3,14 @@
 //! reservation held.
 
 use llm_preflight::{
-    Budget, Call, CallEvent, Disposition, Guard, GuardConfig, Outcome, Provider, RefusalKind, Step,
-    Target,
+    Budget, Call, CallEvent, Cost, Dimension, Disposition, Guard, GuardConfig, Ledger,
+    LedgerFailure, LedgerMode, Outcome, Policy, Provider, RefusalKind, SharedAdmission,
+    SharedLedger, State, Step, Target,
 };
 use proptest::prelude::*;
 use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 fn nz(n: u64) -> NonZeroU64 {
     NonZeroU64::new(n).expect("a test limit is at least 1")
@@ -598,7 +601,12 @@ proptest! {
     /// Any sequence of events over a few calls: no panic, and once every call is dropped nothing is held.
     #[test]
     fn any_event_sequence_ends_with_nothing_held(evs in prop::collection::vec(ev(), 1..120)) {
-        let guard = Guard::new(vec![key("a", 3_000), key("b", 1_000)], GuardConfig::default()).unwrap();
+        // Target a's budget is also shared with other replicas through one ledger.
+        let shared = Ledger::new(State::new(Budget::new(Provider::OpenAi).tokens_per_minute(nz(2_000)), 0));
+        let guard = Guard::new(vec![key("a", 3_000), key("b", 1_000)], GuardConfig::default())
+            .unwrap()
+            .with_shared_ledger(0, Arc::new(shared.clone()))
+            .unwrap();
         let mut calls: Vec<Call> = Vec::new();
         let mut now = 0u64;
         for e in evs {
@@ -632,5 +640,180 @@ proptest! {
         drop(calls);
         prop_assert_eq!(guard.held_tokens(), 0);
         prop_assert_eq!(guard.in_flight(), 0);
+        prop_assert_eq!(shared.in_flight(), 0);
+        prop_assert_eq!(shared.held(Dimension::Tokens), 0);
     }
+}
+
+/// A shared ledger whose store is down for the first `down` reservations (a Redis that is restarting), then is
+/// the in-process ledger it wraps.
+#[derive(Debug)]
+struct Flaky {
+    inner: Ledger,
+    down: u64,
+    calls: AtomicU64,
+}
+
+impl SharedLedger for Flaky {
+    fn reserve(&self, cost: &Cost, policy: Policy, now_ms: u64) -> SharedAdmission {
+        if self.calls.fetch_add(1, Ordering::SeqCst) < self.down {
+            return SharedAdmission::Unavailable {
+                error: "connection refused".into(),
+            };
+        }
+        SharedLedger::reserve(&self.inner, cost, policy, now_ms)
+    }
+}
+
+fn shared_ledger(tpm: u64) -> Ledger {
+    Ledger::new(State::new(
+        Budget::new(Provider::OpenAi).tokens_per_minute(nz(tpm)),
+        0,
+    ))
+}
+
+fn ledger_events(t: &Trace) -> Vec<(LedgerMode, &'static str)> {
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            CallEvent::Ledger { mode, decision, .. } => Some((*mode, *decision)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn two_replicas_sharing_a_ledger_never_admit_past_it_together() {
+    // Two gateway replicas, each with the key's full 10,000 TPM locally, share one 10,000 TPM ledger: together
+    // they may not hold more than it, and the second waits the shared ledger's wait.
+    let shared = shared_ledger(10_000);
+    let replica = || {
+        Guard::new(vec![key("a", 10_000)], GuardConfig::default())
+            .unwrap()
+            .with_shared_ledger(0, Arc::new(shared.clone()))
+            .unwrap()
+    };
+    let (r1, r2) = (replica(), replica());
+    let body = chat(1_000, 5_000); // about 6,100 tokens reserved: one fits the shared budget, not two
+    let mut c1 = r1.start(&body, 120_000, 0);
+    let Step::Send { .. } = c1.poll(0) else {
+        panic!("the first replica sends at once")
+    };
+    assert_eq!(shared.in_flight(), 1);
+    let mut c2 = r2.start(&body, 120_000, 0);
+    let wait = match c2.poll(0) {
+        Step::Wait { until_ms } => until_ms,
+        s => panic!("the second replica must wait for the shared budget, got {s:?}"),
+    };
+    assert!(wait > 0);
+    let ev: Vec<CallEvent> = c2.take_events().into_iter().map(|(_, e)| e).collect();
+    assert!(ev.contains(&CallEvent::Ledger {
+        target: 0,
+        mode: LedgerMode::Shared,
+        decision: "not_yet"
+    }));
+    assert_eq!(shared.in_flight(), 1, "the refused replica holds nothing");
+    assert_eq!(r2.held_tokens(), 0, "its local reservation was given back");
+    // The first ends; the second goes when the shared bucket has refilled.
+    c1.on_response(200, [("x", "y")], 1_000);
+    c1.on_body(
+        br#"{"usage":{"prompt_tokens":1100,"completion_tokens":4900}}"#,
+        1_000,
+    );
+    c1.on_end(1_000, 0.5);
+    let t = drive(&mut c2, wait, |_, _| ok(1_100));
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert!(t.sends[0].2 >= wait);
+    drop((c1, c2));
+    assert_eq!(shared.in_flight(), 0);
+    assert_eq!(shared.held(Dimension::Tokens), 0);
+    assert_eq!(r1.held_tokens() + r2.held_tokens(), 0);
+}
+
+#[test]
+fn an_unreachable_shared_ledger_fails_closed_by_default() {
+    let flaky = Flaky {
+        inner: shared_ledger(10_000),
+        down: 1,
+        calls: AtomicU64::new(0),
+    };
+    let guard = Guard::new(vec![key("a", 10_000)], GuardConfig::default())
+        .unwrap()
+        .with_shared_ledger(0, Arc::new(flaky))
+        .unwrap();
+    let mut call = guard.start(&chat(50, 100), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| {
+        panic!("nothing may be sent while the ledger is down")
+    });
+    let a = t.answer.as_ref().expect("an answer");
+    assert_eq!(a.status, 503);
+    assert_eq!(header(a, "retry-after"), Some("1"));
+    assert_eq!(
+        ledger_events(&t),
+        vec![(LedgerMode::FailClosed, "unavailable")]
+    );
+    assert_eq!(guard.held_tokens(), 0);
+    // Back up: the next call goes through the shared ledger.
+    let mut call = guard.start(&chat(50, 100), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| ok(60));
+    assert!(t.outcome.succeeded());
+    assert_eq!(ledger_events(&t), vec![(LedgerMode::Shared, "admitted")]);
+}
+
+#[test]
+fn an_unreachable_shared_ledger_fails_open_when_built_so_and_falls_back_when_closed() {
+    let flaky = || Flaky {
+        inner: shared_ledger(10_000),
+        down: u64::MAX,
+        calls: AtomicU64::new(0),
+    };
+    let open = GuardConfig {
+        on_ledger_unavailable: LedgerFailure::FailOpen,
+        ..GuardConfig::default()
+    };
+    let guard = Guard::new(vec![key("a", 10_000)], open)
+        .unwrap()
+        .with_shared_ledger(0, Arc::new(flaky()))
+        .unwrap();
+    let mut call = guard.start(&chat(50, 100), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| ok(60));
+    assert!(t.outcome.succeeded(), "{t:?}");
+    assert_eq!(
+        ledger_events(&t),
+        vec![(LedgerMode::FailOpen, "unavailable")]
+    );
+    assert_eq!(guard.held_tokens(), 0);
+    // Failing closed with a second target: the call moves there rather than answering 503.
+    let guard = Guard::new(
+        vec![key("a", 10_000), key("b", 10_000)],
+        GuardConfig::default(),
+    )
+    .unwrap()
+    .with_shared_ledger(0, Arc::new(flaky()))
+    .unwrap();
+    let mut call = guard.start(&chat(50, 100), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| ok(60));
+    assert!(t.outcome.succeeded());
+    assert_eq!(t.sends.iter().map(|s| s.0).collect::<Vec<_>>(), vec![1]);
+    assert!(matches!(
+        Guard::new(vec![key("a", 1)], GuardConfig::default())
+            .unwrap()
+            .with_shared_ledger(1, Arc::new(flaky())),
+        Err(llm_preflight::GuardError::NoSuchTarget(1))
+    ));
+}
+
+#[test]
+fn a_shared_budget_too_small_for_the_request_is_answered_413() {
+    let guard = Guard::new(vec![key("a", 100_000)], GuardConfig::default())
+        .unwrap()
+        .with_shared_ledger(0, Arc::new(shared_ledger(2_000)))
+        .unwrap();
+    let mut call = guard.start(&chat(50, 5_000), 30_000, 0);
+    let t = drive(&mut call, 0, |_, _| {
+        panic!("never sendable on the shared budget")
+    });
+    assert_eq!(t.answer.as_ref().map(|a| a.status), Some(413));
+    assert_eq!(ledger_events(&t), vec![(LedgerMode::Shared, "never")]);
+    assert_eq!(guard.held_tokens(), 0);
 }

@@ -1,11 +1,12 @@
 //! The guarded call under arbitrary event sequences: calls started, polled, answered with any status, headers and
 //! body bytes, ended, cut off, abandoned or dropped, in any order and at any times. No panic, and once every call
-//! is gone nothing is held in any target's ledger.
+//! is gone nothing is held in any target's ledger, nor in the ledger target a shares with other replicas.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_preflight::{Budget, Call, Guard, GuardConfig, Provider, Target};
+use llm_preflight::{Budget, Call, Dimension, Guard, GuardConfig, Ledger, Provider, State, Target};
 use std::num::NonZeroU64;
+use std::sync::Arc;
 
 fn target(name: &str, tpm: u64) -> Target {
     let tpm = NonZeroU64::new(tpm).unwrap_or(NonZeroU64::MIN);
@@ -22,10 +23,13 @@ const HEADERS: [(&str, &str); 6] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
+    let shared = Ledger::new(State::new(target("shared", 3_000).budget, 0));
     let guard = match Guard::new(
         vec![target("a", 4_000), target("b", 700)],
         GuardConfig::default(),
-    ) {
+    )
+    .and_then(|g| g.with_shared_ledger(0, Arc::new(shared.clone())))
+    {
         Ok(g) => g,
         Err(_) => return,
     };
@@ -102,4 +106,6 @@ fuzz_target!(|data: &[u8]| {
     drop(calls);
     assert_eq!(guard.held_tokens(), 0);
     assert_eq!(guard.in_flight(), 0);
+    assert_eq!(shared.in_flight(), 0);
+    assert_eq!(shared.held(Dimension::Tokens), 0);
 });

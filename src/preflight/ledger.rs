@@ -288,6 +288,11 @@ impl Ledger {
 }
 
 impl Reservation {
+    /// The ledger it holds capacity in.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
     /// The check the reservation was admitted on.
     pub fn check(&self) -> &Check {
         &self.check

@@ -25,5 +25,6 @@ pub(crate) mod policy;
 pub(crate) mod queue;
 pub(crate) mod request;
 pub(crate) mod route;
+pub(crate) mod shared;
 pub(crate) mod state;
 pub(crate) mod verdict;

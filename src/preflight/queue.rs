@@ -60,7 +60,7 @@ pub struct Shed {
 }
 
 impl Shed {
-    fn new(reason: ShedReason, now_ms: u64) -> Shed {
+    pub(crate) fn new(reason: ShedReason, now_ms: u64) -> Shed {
         let (retry_after_ms, message) = match reason {
             ShedReason::NeverSendable {
                 dimension,

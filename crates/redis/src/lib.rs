@@ -49,7 +49,8 @@ use llm_preflight::internals::preflight::is_whole_count;
 use llm_preflight::Bucket;
 use llm_preflight::{
     AbsentCap, Budget, Check, Cost, Dimension, Ledger, PerDimension, Policy, Provider,
-    RateLimitSnapshot, Refused, Reservation, ReservationProfile, Settled, State, Usage,
+    RateLimitSnapshot, Refused, Reservation, ReservationProfile, Settled, SharedAdmission,
+    SharedLedger, SharedTicket, State, Usage,
 };
 use redis::{Client, Connection, ErrorKind, RedisError, Script};
 use serde::Serialize;
@@ -94,28 +95,9 @@ pub enum OnUnavailable {
     },
 }
 
-/// Which ledger a decision was made on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// The shared ledger in Redis.
-    Shared,
-    /// The local ledger, Redis being unreachable and the ledger failing open.
-    FailOpen,
-    /// Refused without a budget, Redis being unreachable and the ledger failing closed.
-    FailClosed,
-}
-
-impl Mode {
-    /// `shared`, `fail_open` or `fail_closed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Shared => "shared",
-            Mode::FailOpen => "fail_open",
-            Mode::FailClosed => "fail_closed",
-        }
-    }
-}
+/// Which ledger a decision was made on: the core's [`LedgerMode`], the one a [`Guard`](llm_preflight::Guard)'s
+/// events carry.
+pub use llm_preflight::LedgerMode as Mode;
 
 /// How a [`RedisLedger`] behaves.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -1359,5 +1341,47 @@ impl Drop for RedisReservation {
             let at = *caller_ms;
             let _ = self.ledger.finish(&self.held, None, at);
         }
+    }
+}
+
+/// A [`Guard`](llm_preflight::Guard)'s shared budget in Redis: `guard.with_shared_ledger(t, Arc::new(ledger))`.
+/// Every send on that target reserves here; a refusal here makes the call wait the shared wait (or shed, past its
+/// deadline). This ledger's own [`OnUnavailable`] applies first (failing open on a local share of the budget is
+/// reported as [`Mode::FailOpen`]); failing closed, it reports the store unavailable and the guard's
+/// [`LedgerFailure`](llm_preflight::LedgerFailure) decides.
+impl SharedLedger for RedisLedger {
+    fn reserve(&self, cost: &Cost, policy: Policy, now_ms: u64) -> SharedAdmission {
+        match self.try_reserve(cost, policy, now_ms) {
+            Ok(r) => SharedAdmission::Admitted {
+                mode: r.mode(),
+                ticket: Box::new(r),
+            },
+            Err(Denied::Refused { refused, mode, .. }) => {
+                SharedAdmission::Refused { refused, mode }
+            }
+            Err(Denied::Unavailable { error }) => SharedAdmission::Unavailable { error },
+            // Malformed data or a Redis error decided nothing: as unreachable, so the guard's policy decides.
+            Err(Denied::Error(e)) => SharedAdmission::Unavailable {
+                error: e.to_string(),
+            },
+        }
+    }
+}
+
+impl SharedTicket for RedisReservation {
+    fn observe(&self, snapshot: &RateLimitSnapshot, now_ms: u64) -> Result<(), String> {
+        RedisReservation::observe(self, snapshot, now_ms)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn settle(self: Box<Self>, usage: Usage, now_ms: u64) -> Result<(), String> {
+        RedisReservation::settle(*self, usage, now_ms)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn release(self: Box<Self>, now_ms: u64) -> Result<(), String> {
+        RedisReservation::release(*self, now_ms).map_err(|e| e.to_string())
     }
 }

@@ -6,8 +6,9 @@
 //! libtest's. `cargo test -p llm-preflight-redis --test redis_ledger [NAME]` runs them.
 
 use llm_preflight::{
-    Band, Budget, Cost, Dimension, DimensionState, Ledger, Policy, Provider, RateLimitSnapshot,
-    Refused, Reservation, State, Usage,
+    Band, Budget, CallEvent, Cost, Dimension, DimensionState, Guard, GuardConfig, Ledger,
+    LedgerMode, Policy, Provider, RateLimitSnapshot, Refused, Reservation, State, Step, Target,
+    Usage,
 };
 use llm_preflight_redis::{
     Denied, Folded, Mode, OnUnavailable, RedisLedger, RedisLedgerError, RedisOptions,
@@ -1101,6 +1102,91 @@ fn malformed_data_is_a_typed_error() {
 // ---------------------------------------------------------------------------------------------------------------
 // Child replicas and the harness.
 
+/// Two gateway replicas, each a `Guard` whose target's budget lives in Redis: together they send exactly the shared
+/// budget and answer the rest themselves; every reservation ends in Redis; with Redis gone they fail closed, and
+/// their events say so.
+fn guards_share_a_budget_through_redis() {
+    let mut server = Server::start();
+    let shared = Budget::new(Provider::OpenAi).with(Dimension::RequestsPerDay, nz(20));
+    let replica = || {
+        let ledger = open(
+            &server,
+            "guards",
+            shared.clone(),
+            options(TimeSource::Redis, OnUnavailable::FailClosed),
+            0,
+        );
+        // Locally each replica sees only a roomy per-minute budget: the shared one binds.
+        let local = Budget::new(Provider::OpenAi).tokens_per_minute(nz(1_000_000));
+        Guard::new(vec![Target::new("a", local)], GuardConfig::default())
+            .unwrap()
+            .with_shared_ledger(0, Arc::new(ledger))
+            .unwrap()
+    };
+    let (g1, g2) = (replica(), replica());
+    let body = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hello there"}],"max_tokens":20}"#;
+    let (mut sent, mut answered) = (0, 0);
+    for i in 0..60u64 {
+        let g = if i % 2 == 0 { &g1 } else { &g2 };
+        let now = i * 10;
+        // A deadline of a second: a per-day budget's wait cannot be met, so the guard answers 429 itself.
+        let mut call = g.start(body, now + 1_000, now);
+        match call.poll(now) {
+            Step::Send { .. } => {
+                sent += 1;
+                call.on_response(200, [("content-type", "application/json")], now + 5);
+                call.on_body(
+                    br#"{"usage":{"prompt_tokens":12,"completion_tokens":3}}"#,
+                    now + 5,
+                );
+                call.on_end(now + 5, 0.5);
+                assert!(matches!(call.poll(now + 5), Step::Done(o) if o.succeeded()));
+            }
+            Step::Answer(a) => {
+                assert_eq!(a.status, 429, "{a:?}");
+                let events: Vec<CallEvent> =
+                    call.take_events().into_iter().map(|(_, e)| e).collect();
+                assert!(
+                    events.contains(&CallEvent::Ledger {
+                        target: 0,
+                        mode: LedgerMode::Shared,
+                        decision: "not_yet"
+                    }),
+                    "{events:?}"
+                );
+                answered += 1;
+            }
+            s => panic!("unexpected step {s:?}"),
+        }
+    }
+    assert_eq!((sent, answered), (20, 40));
+    assert_eq!(g1.held_tokens() + g2.held_tokens(), 0);
+    let probe = open(
+        &server,
+        "guards",
+        shared.clone(),
+        options(TimeSource::Redis, OnUnavailable::FailClosed),
+        0,
+    );
+    let snap = probe.snapshot(0).expect("a snapshot");
+    assert_eq!(snap.in_flight, 0, "every reservation ended in Redis");
+    assert_eq!(snap.stats.admitted, 20);
+    assert_eq!(snap.stats.settled, 20);
+    server.stop();
+    let mut call = g1.start(body, 10_000, 1_000);
+    match call.poll(1_000) {
+        Step::Answer(a) => assert_eq!(a.status, 503, "{a:?}"),
+        s => panic!("with Redis gone the guard fails closed, got {s:?}"),
+    }
+    let events: Vec<CallEvent> = call.take_events().into_iter().map(|(_, e)| e).collect();
+    assert!(events.contains(&CallEvent::Ledger {
+        target: 0,
+        mode: LedgerMode::FailClosed,
+        decision: "unavailable"
+    }));
+    assert_eq!(g1.held_tokens(), 0);
+}
+
 fn child(role: &str) {
     let var = |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("{k} not set"));
     match role {
@@ -1190,6 +1276,10 @@ fn main() {
             stale_observations_are_ignored,
         ),
         ("configuration_is_shared", configuration_is_shared),
+        (
+            "guards_share_a_budget_through_redis",
+            guards_share_a_budget_through_redis,
+        ),
         (
             "malformed_data_is_a_typed_error",
             malformed_data_is_a_typed_error,
