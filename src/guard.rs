@@ -352,6 +352,7 @@ impl Guard {
             attempt: 0,
             tried: vec![false; n],
             phase: Phase::Route,
+            left: None,
             reservation: None,
             ticket: None,
             response: None,
@@ -661,6 +662,14 @@ enum Phase {
     Done,
 }
 
+/// What the client gets when the call runs out of targets after leaving one.
+#[derive(Debug)]
+struct Left {
+    answer: Answer,
+    reason: String,
+    end: Option<&'static str>,
+}
+
 #[derive(Debug, Default)]
 struct Response {
     status: u16,
@@ -698,6 +707,8 @@ pub struct Call {
     attempt: u32,
     tried: Vec<bool>,
     phase: Phase,
+    /// The answer the last target left the call with, given when no other target can take it.
+    left: Option<Left>,
     reservation: Option<Reservation>,
     /// The shared ledger's hold, beside `reservation`.
     ticket: Option<Box<dyn SharedTicket>>,
@@ -869,6 +880,13 @@ impl Call {
         drop(g);
         match chosen {
             Some(t) => self.offer(t, now_ms),
+            // What the last target said, when the call was turned away there: the targets left could never hold it
+            // (their 413 would tell the client to shrink a request another target takes).
+            None if self.left.is_some() => {
+                if let Some(left) = self.left.take() {
+                    self.answer_left(left);
+                }
+            }
             None => match never {
                 Some(Verdict::NeverSendable {
                     dimension,
@@ -932,13 +950,8 @@ impl Call {
                 message: shed.message.clone(),
             },
         );
-        if self.has_untried() {
-            self.phase = Phase::Route;
-            return;
-        }
-        self.outcome.reason = shed.message.clone();
         let state = self.guard.state(t);
-        self.phase = Phase::Answer(match shed.reason {
+        let answer = match shed.reason {
             ShedReason::NeverSendable {
                 dimension,
                 limit,
@@ -956,11 +969,36 @@ impl Call {
                     json!({"error": {"type": "rate_limit_exceeded", "message": shed.message, "shed": shed}}),
                 )
             }
-        });
+        };
+        self.move_on(answer, shed.message, None);
     }
 
     fn has_untried(&self) -> bool {
         (0..self.tried.len()).any(|i| !self.tried[i] && self.costs[i].is_some())
+    }
+
+    /// Leaving a target: route to the next one that could take the call; when none can (none left, or only
+    /// targets that could never hold it), the client gets `answer`, the reason the last target gave.
+    fn move_on(&mut self, answer: Answer, reason: String, end: Option<&'static str>) {
+        let left = Left {
+            answer,
+            reason,
+            end,
+        };
+        if self.has_untried() {
+            self.left = Some(left);
+            self.phase = Phase::Route;
+        } else {
+            self.answer_left(left);
+        }
+    }
+
+    fn answer_left(&mut self, left: Left) {
+        self.outcome.reason = left.reason;
+        if let Some(end) = left.end {
+            self.outcome.end = end;
+        }
+        self.phase = Phase::Answer(left.answer);
     }
 
     /// Sends on target `t` if its breaker allows; else gives the reservation back and moves on.
@@ -971,15 +1009,13 @@ impl Call {
             drop(g);
             self.finish_hold(t, None, now_ms);
             self.emit(now_ms, CallEvent::BreakerOpen { target: t });
-            self.outcome.reason = format!("circuit open on {name}");
-            self.phase = Phase::Route;
-            if !self.has_untried() {
-                self.phase = Phase::Answer(answer_json(
-                    503,
-                    vec![("retry-after".into(), "1".into())],
-                    json!({"error": {"type": "overloaded_error", "message": self.outcome.reason}}),
-                ));
-            }
+            let reason = format!("circuit open on {name}");
+            let answer = answer_json(
+                503,
+                vec![("retry-after".into(), "1".into())],
+                json!({"error": {"type": "overloaded_error", "message": reason}}),
+            );
+            self.move_on(answer, reason, None);
             return None;
         }
         let (shared, policy, on_fail) = (
@@ -1094,16 +1130,13 @@ impl Call {
                 LedgerFailure::FailClosed => {
                     self.finish_hold(t, None, now_ms);
                     self.emit(now_ms, event(LedgerMode::FailClosed, "unavailable"));
-                    self.outcome.reason = format!("the shared ledger is unreachable: {error}");
-                    self.phase = if self.has_untried() {
-                        Phase::Route
-                    } else {
-                        Phase::Answer(answer_json(
-                            503,
-                            vec![("retry-after".into(), "1".into())],
-                            json!({"error": {"type": "ledger_unavailable", "message": self.outcome.reason}}),
-                        ))
-                    };
+                    let reason = format!("the shared ledger is unreachable: {error}");
+                    let answer = answer_json(
+                        503,
+                        vec![("retry-after".into(), "1".into())],
+                        json!({"error": {"type": "ledger_unavailable", "message": reason}}),
+                    );
+                    self.move_on(answer, reason, None);
                     false
                 }
             },
@@ -1328,16 +1361,12 @@ impl Call {
                         reason: fallback_name(reason),
                     },
                 );
-                if self.has_untried() {
-                    self.phase = Phase::Route;
-                } else {
-                    self.outcome.reason = format!(
-                        "{} from {name}; no target left ({})",
-                        refusal.kind.name(),
-                        fallback_name(reason)
-                    );
-                    self.phase = Phase::Answer(passed_on());
-                }
+                let why = format!(
+                    "{} from {name}; no target left ({})",
+                    refusal.kind.name(),
+                    fallback_name(reason)
+                );
+                self.move_on(passed_on(), why, None);
             }
             Action::Shrink { by_tokens } => match self.shrink(by_tokens) {
                 Some(cut) => {
@@ -1412,17 +1441,13 @@ impl Call {
             .get(&name)
             .on_failure(now_ms);
         self.response = None;
-        if self.has_untried() {
-            self.phase = Phase::Route;
-        } else {
-            self.outcome.reason = format!("no answer from {name}");
-            self.outcome.end = "failed";
-            self.phase = Phase::Answer(answer_json(
-                502,
-                Vec::new(),
-                json!({"error": {"type": "bad_gateway", "message": self.outcome.reason}}),
-            ));
-        }
+        let reason = format!("no answer from {name}");
+        let answer = answer_json(
+            502,
+            Vec::new(),
+            json!({"error": {"type": "bad_gateway", "message": reason}}),
+        );
+        self.move_on(answer, reason, Some("failed"));
     }
 
     /// The client went away: whatever the call holds is given back (settled at the prompt when the provider had

@@ -817,3 +817,27 @@ fn a_shared_budget_too_small_for_the_request_is_answered_413() {
     assert_eq!(ledger_events(&t), vec![(LedgerMode::Shared, "never")]);
     assert_eq!(guard.held_tokens(), 0);
 }
+
+#[test]
+fn a_call_shed_where_it_fits_is_not_told_to_shrink_by_a_target_too_small_for_it() {
+    // The primary holds the request but is busy past its deadline; the fallback could never hold it: the client
+    // gets the primary's 429 with its wait, not the fallback's 413 telling it to shrink.
+    let guard = Guard::new(
+        vec![key("big", 10_000), key("small", 2_500)],
+        GuardConfig::default(),
+    )
+    .unwrap();
+    let mut first = guard.start(&chat(20, 8_000), 60_000, 0);
+    assert!(matches!(first.poll(0), Step::Send { target: 0, .. }));
+    let mut second = guard.start(&chat(20, 4_000), 2_000, 0);
+    let t = drive(&mut second, 0, |_, _| panic!("nothing may be sent"));
+    let a = t.answer.as_ref().expect("an answer");
+    assert_eq!(a.status, 429, "{a:?}");
+    assert!(header(a, "retry-after").is_some());
+    assert!(t
+        .events
+        .iter()
+        .any(|e| matches!(e, CallEvent::Shed { target: 0, .. })));
+    drop(first);
+    assert_eq!(guard.held_tokens(), 0);
+}

@@ -1,5 +1,8 @@
-//! The driver: an event queue in milliseconds that offers requests, asks the [`Upstream`](crate::Upstream) for
-//! answers and records what the core decided (admission, retries, fallbacks, breakers), response by response.
+//! The driver: an event queue in milliseconds that offers requests to a [`Guard`], does what each [`Call`] asks
+//! (send to a provider through the [`Upstream`](crate::Upstream), wait, answer), feeds the answers back, and
+//! records the path from the calls' events, response by response. Every decision is the guard's; the driver
+//! checks them independently (never-sendable sends, sends before a stated wait, resends after a refusal no wait
+//! clears or after output was delivered, reservations left held).
 
 use crate::config::{nonzero, DrillConfig, DrillError, SimSettings, Sizes, MAX_PROMPT_TOKENS};
 use crate::report::{histogram, Assertion, Crossover, MidStream, Record, Report, Series, Spread};
@@ -7,10 +10,9 @@ use crate::sim;
 use crate::upstream::{Clock, Reply, SimClock, Simulated, Upstream};
 use llm_preflight::internals::SplitMix64;
 use llm_preflight::{
-    classify_with_snapshot, estimate_request, find_stream_error, next_action, route, Action,
-    AdmissionQueue, BreakerConfig, Budget, Candidate, CircuitBreakers, Cost, Ledger, Offer,
-    Profile, Provider, RateLimitSnapshot, RefusalKind, Reservation, RetryBudget, RetryPolicy,
-    ShedReason, State, Usage, Verdict,
+    classify_with_snapshot, find_stream_error, Budget, Call, CallEvent, Guard, GuardConfig,
+    Outcome, Provider, RateLimitSnapshot, RefusalKind, RetryBudget, State, Step, Target, Usage,
+    Verdict,
 };
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -94,27 +96,38 @@ enum Final {
 struct Req {
     arrival_ms: u64,
     deadline_ms: u64,
-    prompt_words: u64,
-    max_tokens: u64,
-    stream: bool,
-    body: String,
-    cost: Cost,
+    /// The guard's call, until it ends.
+    call: Option<Call>,
+    /// The time of the one poll scheduled for the call (a wait it asked for).
+    next_poll: Option<u64>,
+    /// The target the call was last offered or sent to, and why it left it.
+    last_target: Option<usize>,
+    left_because: Option<String>,
+    /// The target whose queue holds the call.
+    queued_on: Option<usize>,
     attempt: u32,
-    tried: Vec<bool>,
     sent: bool,
     queued: bool,
     retried: bool,
     shrunk: bool,
     first_fallback_ms: Option<u64>,
-    /// The provider, time and stated wait of the last refusal that led to a retry.
-    last_refusal: Option<(usize, u64, Option<u64>)>,
+    /// The independent checks, per target: no send before this time (the last refusal's stated wait); a refusal
+    /// that no retry clears (quota, context length, too large) not followed by a shrink.
+    not_before: Vec<u64>,
+    hard_refusal: Vec<bool>,
+    /// A response of this request delivered output before failing: it must never be sent again.
+    output_delivered: bool,
+    /// The last refusal's kind, and its index in the report's mid-stream list when it came inside a stream.
+    last_kind: Option<RefusalKind>,
+    last_mid_stream: Option<usize>,
+    answer_status: Option<u16>,
+    answer_shed: Option<String>,
     done: Option<Final>,
 }
 
 enum Ev {
     Arrival,
-    Wake(usize),
-    Reoffer(u64, usize),
+    Poll(u64),
     Complete {
         id: u64,
         provider: usize,
@@ -130,14 +143,12 @@ struct Driver<'a, U: Upstream> {
     heap: BinaryHeap<Reverse<(u64, u64)>>,
     events: BTreeMap<u64, Ev>,
     seq: u64,
-    wakes: BTreeSet<(usize, u64)>,
     next_arrival: f64,
-    queues: Vec<AdmissionQueue<u64>>,
+    guard: Guard,
     budgets: Vec<Budget>,
-    breakers: CircuitBreakers,
-    retry_budget: RetryBudget,
+    /// Per target, the calls its admission queue holds (polled again when an answer frees capacity there).
+    queued: Vec<BTreeSet<u64>>,
     reqs: Vec<Req>,
-    held: BTreeMap<u64, Reservation>,
     replay_at: usize,
     end_ms: u64,
     report: Report,
@@ -208,16 +219,19 @@ fn run_with<U: Upstream, C: Clock>(
             }
         })
         .collect();
-    let queues = budgets
+    let targets = cfg
+        .providers
         .iter()
-        .map(|b| {
-            AdmissionQueue::new(
-                Ledger::new(State::new(b.clone(), cfg.start_ms)),
-                cfg.policy,
-                cfg.queue_max_work_ms,
-            )
-        })
+        .zip(&budgets)
+        .map(|(p, b)| Target::new(&p.name, b.clone()))
         .collect();
+    let config = GuardConfig {
+        policy: cfg.policy,
+        max_queue_work_ms: cfg.queue_max_work_ms,
+        retry_budget: RetryBudget::new(0.2, 1.0, 20.0),
+        ..GuardConfig::default()
+    };
+    let guard = Guard::new(targets, config).map_err(|_| DrillError::NoProvider)?;
     // About forty bins: enough to see the ramp and the plateau, few enough that Poisson noise does not hide them.
     let bin_ms = (cfg.duration_ms / 40).max(1_000);
     let end_ms = cfg.start_ms + cfg.duration_ms;
@@ -229,14 +243,11 @@ fn run_with<U: Upstream, C: Clock>(
         heap: BinaryHeap::new(),
         events: BTreeMap::new(),
         seq: 0,
-        wakes: BTreeSet::new(),
         next_arrival: cfg.start_ms as f64,
-        queues,
+        guard,
+        queued: vec![BTreeSet::new(); budgets.len()],
         budgets,
-        breakers: CircuitBreakers::new(BreakerConfig::default()),
-        retry_budget: RetryBudget::new(0.2, 1.0, 20.0),
         reqs: Vec::new(),
-        held: BTreeMap::new(),
         replay_at: 0,
         end_ms,
         report: empty_report(cfg, mode, bin_ms),
@@ -265,11 +276,12 @@ fn run_with<U: Upstream, C: Clock>(
         };
         match ev {
             Ev::Arrival => d.arrive(now),
-            Ev::Wake(p) => {
-                d.wakes.remove(&(p, t));
-                d.process_queue(p, now);
+            Ev::Poll(id) => {
+                if d.reqs[id as usize].next_poll == Some(t) {
+                    d.reqs[id as usize].next_poll = None;
+                    d.drive(id, now);
+                }
             }
-            Ev::Reoffer(id, p) => d.offer_to(id, p, now),
             Ev::Complete {
                 id,
                 provider,
@@ -312,6 +324,10 @@ fn empty_report(cfg: &DrillConfig, mode: &'static str, bin_ms: u64) -> Report {
         never_sendable_sent: 0,
         queue_timeouts: 0,
         fallback_after_deadline: 0,
+        hard_refusals_resent: 0,
+        resent_after_output: 0,
+        held_at_end: 0,
+        learned: BTreeMap::new(),
         assertions: Vec::new(),
         fallback_delay_ms: Spread::default(),
         fallback_delay_histogram: Vec::new(),
@@ -337,14 +353,6 @@ fn bump(v: &mut Vec<u64>, i: usize) {
         v.resize(i + 1, 0);
     }
     v[i] += 1;
-}
-
-fn shed_reason_name(r: &ShedReason) -> &'static str {
-    match r {
-        ShedReason::NeverSendable { .. } => "never_sendable",
-        ShedReason::DeadlineUnreachable { .. } => "deadline_unreachable",
-        ShedReason::QueueFull { .. } => "queue_full",
-    }
 }
 
 impl<U: Upstream> Driver<'_, U> {
@@ -476,8 +484,8 @@ impl<U: Upstream> Driver<'_, U> {
         s
     }
 
-    /// Builds the OpenAI chat body and its cost, as the library estimates it.
-    fn build(&mut self, words: u64, max_tokens: u64, stream: bool) -> (String, Cost) {
+    /// The OpenAI chat body of a request: the guard estimates it.
+    fn build(&mut self, words: u64, max_tokens: u64, stream: bool) -> String {
         let text = self.text(words);
         let mut body = serde_json::json!({
             "model": self.cfg.model,
@@ -488,13 +496,7 @@ impl<U: Upstream> Driver<'_, U> {
             body["stream"] = serde_json::Value::Bool(true);
             body["stream_options"] = serde_json::json!({"include_usage": true});
         }
-        let body = body.to_string();
-        let cost = match estimate_request(&body, None, Some(Profile::O200k)) {
-            Ok(e) => e.cost(),
-            // The body is built here and always parses; price it by its words if it ever did not.
-            Err(_) => Cost::exact(words).with_max_output(max_tokens),
-        };
-        (body, cost)
+        body.to_string()
     }
 
     fn arrive(&mut self, now: u64) {
@@ -503,23 +505,31 @@ impl<U: Upstream> Driver<'_, U> {
         let stream = self.rng.next_f64() < self.cfg.stream_fraction;
         // The library prices these common words at about 1.1 tokens each (plus the message overhead).
         let words = ((prompt.saturating_sub(7) as f64 / 1.1).round() as u64).max(1);
-        let (body, cost) = self.build(words, max_tokens, stream);
+        let body = self.build(words, max_tokens, stream);
+        let deadline_ms = now + self.cfg.deadline_ms;
+        let call = self.guard.start(&body, deadline_ms, now);
+        let n = self.cfg.providers.len();
         self.reqs.push(Req {
             arrival_ms: now,
-            deadline_ms: now + self.cfg.deadline_ms,
-            prompt_words: words,
-            max_tokens,
-            stream,
-            body,
-            cost,
+            deadline_ms,
+            call: Some(call),
+            next_poll: None,
+            last_target: None,
+            left_because: None,
+            queued_on: None,
             attempt: 0,
-            tried: vec![false; self.cfg.providers.len()],
             sent: false,
             queued: false,
             retried: false,
             shrunk: false,
             first_fallback_ms: None,
-            last_refusal: None,
+            not_before: vec![0; n],
+            hard_refusal: vec![false; n],
+            output_delivered: false,
+            last_kind: None,
+            last_mid_stream: None,
+            answer_status: None,
+            answer_shed: None,
             done: None,
         });
         self.report.offered += 1;
@@ -528,164 +538,181 @@ impl<U: Upstream> Driver<'_, U> {
         let detail = format!("prompt≈{prompt} max_tokens={max_tokens} stream={stream}");
         self.record(now, id, "arrived", None).detail = Some(detail);
         self.schedule_next_arrival();
-        self.route_new(id, now);
+        self.drive(id, now);
     }
 
-    /// The first decision: the library's router over every provider's current state.
-    fn route_new(&mut self, id: u64, now: u64) {
-        let states: Vec<State> = self.queues.iter().map(|q| q.ledger().snapshot()).collect();
-        let cost = self.reqs[id as usize].cost.clone();
-        let names: Vec<String> = self.cfg.providers.iter().map(|p| p.name.clone()).collect();
-        let candidates: Vec<Candidate<'_>> = states
-            .iter()
-            .zip(&names)
-            .map(|(s, n)| Candidate {
-                name: n,
-                state: s,
-                cost: &cost,
-            })
-            .collect();
-        let r = route(&candidates, self.cfg.policy, now);
-        match r.chosen {
-            None => {
-                let detail = r
-                    .passed_over
-                    .first()
-                    .map(|p| serde_json::to_string(&p.reason).unwrap_or_default())
-                    .unwrap_or_default();
-                self.finish_req(
-                    id,
-                    now,
-                    Final::Shed("never_sendable".into()),
-                    None,
-                    Some(detail),
-                );
+    /// Polls request `id`'s call and does what it asks until it waits, awaits an answer or ends.
+    fn drive(&mut self, id: u64, now: u64) {
+        for _ in 0..64 {
+            let Some(call) = self.reqs[id as usize].call.as_mut() else {
+                return;
+            };
+            let step = call.poll(now);
+            let events = call.take_events();
+            for (t, e) in events {
+                self.on_event(id, t, e);
             }
-            Some(0) => self.offer_to(id, 0, now),
-            Some(p) => {
-                self.record(now, id, "fell_back", Some(p)).detail =
-                    Some("route: the primary must wait".into());
-                self.offer_to(id, p, now);
+            match step {
+                Step::Send { target, body, .. } => {
+                    self.send(id, target, &body, now);
+                    return;
+                }
+                Step::Wait { until_ms } => {
+                    let r = &mut self.reqs[id as usize];
+                    if r.next_poll != Some(until_ms) {
+                        r.next_poll = Some(until_ms);
+                        self.at(until_ms, Ev::Poll(id));
+                    }
+                    return;
+                }
+                Step::Awaiting => return,
+                Step::Answer(a) => {
+                    let r = &mut self.reqs[id as usize];
+                    r.answer_status = Some(a.status);
+                    r.answer_shed = serde_json::from_str::<serde_json::Value>(&a.body)
+                        .ok()
+                        .and_then(|v| v["error"]["shed"]["reason"].as_str().map(String::from));
+                }
+                Step::Done(o) => {
+                    self.end(id, now, o);
+                    return;
+                }
             }
         }
     }
 
-    fn offer_to(&mut self, id: u64, p: usize, now: u64) {
-        if self.reqs[id as usize].done.is_some() {
-            return;
+    /// Moving to target `p` (queued or sent there): a fallback when it is not where the request was before, or,
+    /// for its first offer, not the primary.
+    fn arrive_at(&mut self, id: u64, p: usize, now: u64) {
+        let r = &mut self.reqs[id as usize];
+        if r.last_target.unwrap_or(0) != p {
+            let why = r
+                .left_because
+                .take()
+                .unwrap_or_else(|| "route: the primary must wait".into());
+            r.attempt = 0;
+            self.record(now, id, "fell_back", Some(p)).detail = Some(why);
         }
-        self.reqs[id as usize].tried[p] = true;
-        let (cost, deadline) = {
-            let r = &self.reqs[id as usize];
-            (r.cost.clone(), r.deadline_ms)
-        };
-        match self.queues[p].offer(id, cost, deadline, now) {
-            Offer::Admitted { reservation, .. } => self.send(id, p, reservation, now),
-            Offer::Queued { eta_ms, position } => {
-                if !self.reqs[id as usize].queued {
-                    self.reqs[id as usize].queued = true;
+        self.reqs[id as usize].last_target = Some(p);
+    }
+
+    fn unqueue(&mut self, id: u64) {
+        if let Some(q) = self.reqs[id as usize].queued_on.take() {
+            self.queued[q].remove(&id);
+        }
+    }
+
+    /// Records what the call did (its decisions); the answers themselves are recorded where they arrive.
+    fn on_event(&mut self, id: u64, now: u64, e: CallEvent) {
+        match e {
+            CallEvent::Queued { target, eta_ms } => {
+                self.arrive_at(id, target, now);
+                let r = &mut self.reqs[id as usize];
+                if !r.queued {
+                    r.queued = true;
                     self.report.queued += 1;
                 }
+                r.queued_on = Some(target);
+                self.queued[target].insert(id);
                 let b = self.bin(now);
                 bump(&mut self.report.series.queued, b);
                 let wait = eta_ms.saturating_sub(now);
-                self.record(now, id, "queued", Some(p)).detail =
-                    Some(format!("eta in {wait} ms, position {position}"));
-                self.process_queue(p, now);
+                self.record(now, id, "queued", Some(target)).detail =
+                    Some(format!("eta in {wait} ms"));
             }
-            Offer::Shed { shed, .. } => {
-                let reason = shed_reason_name(&shed.reason);
-                self.shed_or_fall_back(id, p, reason, shed.message, now);
+            CallEvent::Shed { target, message } => {
+                self.unqueue(id);
+                let name = &self.cfg.providers[target].name;
+                self.reqs[id as usize].left_because = Some(format!("shed by {name}: {message}"));
             }
-        }
-    }
-
-    /// A request shed by provider `p`: the next untried provider, else a final shed.
-    fn shed_or_fall_back(&mut self, id: u64, p: usize, reason: &str, message: String, now: u64) {
-        match self.untried(id) {
-            Some(next) => {
-                self.record(now, id, "fell_back", Some(next)).detail =
-                    Some(format!("shed by {}: {message}", self.cfg.providers[p].name));
-                self.reqs[id as usize].attempt = 0;
-                self.offer_to(id, next, now);
+            CallEvent::BreakerOpen { target } => {
+                self.unqueue(id);
+                let name = &self.cfg.providers[target].name;
+                self.reqs[id as usize].left_because = Some(format!("circuit open on {name}"));
             }
-            None => self.finish_req(
-                id,
-                now,
-                Final::Shed(reason.to_string()),
-                Some(p),
-                Some(message),
-            ),
-        }
-    }
-
-    /// The next provider not yet tried that could ever hold the request (its verdict against a full budget is not
-    /// never-sendable).
-    fn untried(&self, id: u64) -> Option<usize> {
-        let r = &self.reqs[id as usize];
-        (0..r.tried.len()).find(|&p| {
-            !r.tried[p]
-                && !matches!(
-                    State::new(self.budgets[p].clone(), 0)
-                        .check(&r.cost, self.cfg.policy, 0)
-                        .verdict,
-                    Verdict::NeverSendable { .. }
-                )
-        })
-    }
-
-    fn process_queue(&mut self, p: usize, now: u64) {
-        let poll = self.queues[p].poll(now);
-        for (id, reservation) in poll.admitted {
-            if now > self.reqs[id as usize].deadline_ms {
-                self.report.queue_timeouts += 1;
+            CallEvent::Sent { target, attempt } => {
+                self.unqueue(id);
+                self.arrive_at(id, target, now);
+                self.reqs[id as usize].attempt = attempt;
             }
-            self.send(id, p, reservation, now);
-        }
-        for (id, shed) in poll.shed {
-            let reason = shed_reason_name(&shed.reason);
-            self.shed_or_fall_back(id, p, reason, shed.message, now);
-        }
-        if let Some(w) = poll.wake_at_ms {
-            let w = w.max(now + 1);
-            if self.wakes.insert((p, w)) {
-                self.at(w, Ev::Wake(p));
-            }
-        }
-    }
-
-    fn send(&mut self, id: u64, p: usize, reservation: Reservation, now: u64) {
-        let name = self.cfg.providers[p].name.clone();
-        if !self.breakers.get(&name).allow(now) {
-            reservation.release();
-            match self.untried(id) {
-                Some(next) => {
-                    self.record(now, id, "fell_back", Some(next)).detail =
-                        Some(format!("circuit open on {name}"));
-                    self.reqs[id as usize].attempt = 0;
-                    self.offer_to(id, next, now);
+            CallEvent::Retry { target, at_ms } => {
+                let r = &mut self.reqs[id as usize];
+                if !r.retried {
+                    r.retried = true;
+                    self.report.retried += 1;
                 }
-                None => {
-                    self.finish_req(id, now, Final::Failed("circuit_open".into()), Some(p), None)
+                self.report.retries += 1;
+                self.decided(id, "retried");
+                self.record(now, id, "retried", Some(target)).detail =
+                    Some(format!("after {} ms", at_ms.saturating_sub(now)));
+            }
+            CallEvent::FellBack { reason, .. } => {
+                self.decided(id, "fell_back");
+                self.reqs[id as usize].left_because = Some(reason);
+            }
+            CallEvent::Shrunk { by_tokens } => {
+                let r = &mut self.reqs[id as usize];
+                if !r.shrunk {
+                    r.shrunk = true;
+                    self.report.shrunk += 1;
                 }
+                // A shrunk request is a new request: a too-large refusal of the old one does not forbid sending it.
+                r.hard_refusal.iter_mut().for_each(|h| *h = false);
+                let p = r.last_target;
+                self.decided(id, "shrunk");
+                self.record(now, id, "shrunk", p).detail =
+                    Some(format!("max_tokens cut by {by_tokens}"));
             }
-            return;
+            CallEvent::TransportError { .. } => {
+                self.reqs[id as usize].left_because = Some("transport error".into());
+            }
+            CallEvent::Response { .. }
+            | CallEvent::Settled { .. }
+            | CallEvent::Released { .. }
+            | CallEvent::Refused { .. }
+            | CallEvent::Ledger { .. }
+            | CallEvent::LedgerError { .. }
+            | CallEvent::Answered { .. }
+            | CallEvent::Ended { .. } => {}
         }
-        // Independent checks of what the queue admitted.
-        let fresh = State::new(self.budgets[p].clone(), now);
+    }
+
+    /// What the guard decided after a refusal inside a stream.
+    fn decided(&mut self, id: u64, decision: &'static str) {
+        if let Some(i) = self.reqs[id as usize].last_mid_stream.take() {
+            self.report.mid_stream[i].decision = decision;
+        }
+    }
+
+    /// The call asked to send `body` to provider `p`: checked independently, then sent.
+    fn send(&mut self, id: u64, p: usize, body: &str, now: u64) {
+        self.unqueue(id);
         let r = &self.reqs[id as usize];
-        if matches!(
-            fresh.check(&r.cost, self.cfg.policy, now).verdict,
-            Verdict::NeverSendable { .. }
-        ) {
-            self.report.never_sendable_sent += 1;
-        }
-        if let Some((rp, t, Some(wait))) = r.last_refusal {
-            if rp == p && now < t + wait {
-                self.report.retries_before_retry_after += 1;
+        let cost = r.call.as_ref().and_then(|c| c.cost(p)).cloned();
+        if let Some(cost) = cost {
+            if matches!(
+                State::new(self.budgets[p].clone(), now)
+                    .check(&cost, self.cfg.policy, now)
+                    .verdict,
+                Verdict::NeverSendable { .. }
+            ) {
+                self.report.never_sendable_sent += 1;
             }
         }
-        let (arrival, deadline, first_send) = (r.arrival_ms, r.deadline_ms, !r.sent);
+        if now < r.not_before[p] {
+            self.report.retries_before_retry_after += 1;
+        }
+        if r.hard_refusal[p] {
+            self.report.hard_refusals_resent += 1;
+        }
+        if r.output_delivered {
+            self.report.resent_after_output += 1;
+        }
+        if now > r.deadline_ms {
+            self.report.queue_timeouts += 1;
+        }
+        let (arrival, deadline, first_send, attempt) =
+            (r.arrival_ms, r.deadline_ms, !r.sent, r.attempt);
         if p > 0 && r.first_fallback_ms.is_none() {
             self.reqs[id as usize].first_fallback_ms = Some(now);
             self.report.fell_back += 1;
@@ -700,15 +727,11 @@ impl<U: Upstream> Driver<'_, U> {
             self.start_delays.push(now - arrival);
             let b = self.bin(now);
             bump(&mut self.report.series.admitted, b);
-            self.retry_budget.on_request(now);
         }
         self.report.attempts += 1;
-        self.record(now, id, "sent", Some(p)).detail =
-            Some(format!("attempt {}", self.reqs[id as usize].attempt));
-        let body = self.reqs[id as usize].body.clone();
-        let reply = self.upstream.send(p, &body, now);
+        self.record(now, id, "sent", Some(p)).detail = Some(format!("attempt {attempt}"));
+        let reply = self.upstream.send(p, body, now);
         let latency = reply.as_ref().map_or(0, |r| r.latency_ms);
-        self.held.insert(id, reservation);
         self.at(
             now + latency,
             Ev::Complete {
@@ -719,51 +742,53 @@ impl<U: Upstream> Driver<'_, U> {
         );
     }
 
+    /// Provider `p`'s answer to request `id`: recorded, fed to the call, and the call driven on; then the calls
+    /// queued on `p` are polled (the answer may have freed capacity there).
     fn complete(&mut self, id: u64, p: usize, reply: Result<Reply, String>, now: u64) {
-        let reservation = self.held.remove(&id);
-        let name = self.cfg.providers[p].name.clone();
-        let reply = match reply {
-            Ok(r) => r,
+        match reply {
             Err(msg) => {
-                if let Some(r) = reservation {
-                    r.release();
-                }
-                self.breakers.get(&name).on_failure(now);
                 *self.report.refused.entry("transport".into()).or_default() += 1;
                 let b = self.bin(now);
                 bump(&mut self.report.series.refused_other, b);
-                self.record(now, id, "response", Some(p)).detail = Some(msg.clone());
-                match self.untried(id) {
-                    Some(next) => {
-                        self.record(now, id, "fell_back", Some(next)).detail =
-                            Some("transport error".into());
-                        self.reqs[id as usize].attempt = 0;
-                        self.offer_to(id, next, now);
-                    }
-                    None => self.finish_req(
-                        id,
-                        now,
-                        Final::Failed("transport".into()),
-                        Some(p),
-                        Some(msg),
-                    ),
+                self.record(now, id, "response", Some(p)).detail = Some(msg);
+                if let Some(call) = self.reqs[id as usize].call.as_mut() {
+                    call.on_transport_error(now);
                 }
-                self.process_queue(p, now);
-                return;
             }
-        };
-        let parsed = RateLimitSnapshot::from_headers(
+            Ok(reply) => {
+                self.answer(id, p, &reply, now);
+                let draw = self.rng.next_f64();
+                if let Some(call) = self.reqs[id as usize].call.as_mut() {
+                    call.on_response(
+                        reply.status,
+                        reply.headers.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+                        now,
+                    );
+                    call.on_body(reply.body.as_bytes(), now);
+                    call.on_end(now, draw);
+                }
+            }
+        }
+        self.drive(id, now);
+        let waiting: Vec<u64> = self.queued[p].iter().copied().collect();
+        for q in waiting {
+            self.drive(q, now);
+        }
+    }
+
+    /// Records an answer as the drill reads it itself (the core's header parser and classifier): the counts by
+    /// kind, the crossover, the mid-stream list and what the independent checks need.
+    fn answer(&mut self, id: u64, p: usize, reply: &Reply, now: u64) {
+        let snap = RateLimitSnapshot::from_headers(
             reply.headers.iter().map(|(a, b)| (a.as_str(), b.as_str())),
             now,
-        );
-        let snap = parsed.snapshot;
-        self.queues[p].ledger().observe(&snap, now);
+        )
+        .snapshot;
         let stream_error = if (200..300).contains(&reply.status) {
             find_stream_error(&reply.body)
         } else {
             None
         };
-        let ok = (200..300).contains(&reply.status) && stream_error.is_none();
         let rec_base = |r: &mut Record| {
             r.status = Some(reply.status);
             r.remaining_tokens = snap.tokens.remaining;
@@ -772,40 +797,37 @@ impl<U: Upstream> Driver<'_, U> {
             r.ttft_ms = reply.ttft_ms;
             r.latency_ms = Some(reply.latency_ms);
         };
-        if ok {
-            let usage = usage_of(&reply.body);
-            if let Some(r) = reservation {
-                let u = usage.unwrap_or(Usage {
-                    input_tokens: self.reqs[id as usize].cost.input.tokens,
-                    output_tokens: 0,
-                });
-                let _ = r.settle(u, now);
-            }
-            self.breakers.get(&name).on_success(now);
+        if (200..300).contains(&reply.status) && stream_error.is_none() {
             rec_base(self.record(now, id, "response", Some(p)));
             if let Some(t) = reply.ttft_ms {
                 self.ttfts.push(t);
             }
             self.latencies.push(reply.latency_ms);
-            self.finish_req(id, now, Final::Succeeded, Some(p), None);
-            self.process_queue(p, now);
             return;
         }
         let mid_stream = stream_error.is_some();
-        let refusal = classify_with_snapshot(Some(reply.status), &snap, &reply.body);
-        if let Some(r) = reservation {
-            if mid_stream {
-                // Admitted and counted by the provider: settle with what the prompt cost.
-                let u = Usage {
-                    input_tokens: self.reqs[id as usize].cost.input.tokens,
-                    output_tokens: 0,
-                };
-                let _ = r.settle(u, now);
-            } else {
-                r.release();
+        let refusal = match &stream_error {
+            Some(e) => classify_with_snapshot(None, &snap, &e.payload),
+            None => classify_with_snapshot(Some(reply.status), &snap, &reply.body),
+        };
+        let delivered =
+            stream_error.as_ref().is_some_and(|e| e.output_delivered) || refusal.output_delivered;
+        let kind = refusal.kind;
+        let name = self.cfg.providers[p].name.clone();
+        {
+            let r = &mut self.reqs[id as usize];
+            r.output_delivered |= delivered;
+            r.last_kind = Some(kind);
+            if let Some(w) = refusal.retry_after_ms {
+                r.not_before[p] = r.not_before[p].max(now + w);
+            }
+            if matches!(
+                kind,
+                RefusalKind::QuotaExhausted | RefusalKind::ContextLength | RefusalKind::TooLarge
+            ) {
+                r.hard_refusal[p] = true;
             }
         }
-        let kind = refusal.kind;
         *self.report.refused.entry(kind.name().into()).or_default() += 1;
         let b = self.bin(now);
         if mid_stream {
@@ -837,16 +859,6 @@ impl<U: Upstream> Driver<'_, U> {
                 _ => {}
             }
         }
-        self.breakers.get(&name).on_refusal(&refusal, now);
-        let r = &self.reqs[id as usize];
-        let budget = RetryPolicy {
-            deadline_ms: Some(r.deadline_ms),
-            ..RetryPolicy::default()
-        };
-        let draw = self.rng.next_f64();
-        let action = self
-            .retry_budget
-            .gate(next_action(&refusal, r.attempt, &budget, now, draw), now);
         {
             let rec = self.record(now, id, "response", Some(p));
             rec_base(rec);
@@ -854,96 +866,45 @@ impl<U: Upstream> Driver<'_, U> {
             rec.mid_stream = mid_stream;
             rec.retry_after_ms = refusal.retry_after_ms;
         }
-        let decision = match action {
-            Action::Retry { .. } => "retried",
-            Action::Fallback { .. } => "fell_back",
-            Action::Shrink { .. } => "shrunk",
-            Action::GiveUp { .. } => "failed",
-        };
         if mid_stream {
             self.report.mid_stream.push(MidStream {
                 t_ms: self.rel(now),
                 id,
-                provider: name.clone(),
+                provider: name,
                 kind: kind.name(),
-                output_delivered: refusal.output_delivered,
-                decision,
+                output_delivered: delivered,
+                // Until the guard decides otherwise: a stream whose head went out is not sent again.
+                decision: "failed",
             });
+            self.reqs[id as usize].last_mid_stream = Some(self.report.mid_stream.len() - 1);
         }
-        match action {
-            Action::Retry { after_ms } => {
-                let r = &mut self.reqs[id as usize];
-                r.attempt += 1;
-                r.last_refusal = Some((p, now, refusal.retry_after_ms));
-                if !r.retried {
-                    r.retried = true;
-                    self.report.retried += 1;
-                }
-                self.report.retries += 1;
-                self.record(now, id, "retried", Some(p)).detail =
-                    Some(format!("after {after_ms} ms"));
-                self.at(now + after_ms, Ev::Reoffer(id, p));
-            }
-            Action::Fallback { reason } => match self.untried(id) {
-                Some(next) => {
-                    self.record(now, id, "fell_back", Some(next)).detail =
-                        Some(format!("{reason:?}"));
-                    self.reqs[id as usize].attempt = 0;
-                    self.offer_to(id, next, now);
-                }
-                None => self.finish_req(
-                    id,
-                    now,
-                    Final::Failed(format!(
-                        "no_fallback_left ({})",
-                        snake(&format!("{reason:?}"))
-                    )),
-                    Some(p),
-                    None,
-                ),
-            },
-            Action::Shrink { by_tokens } => {
-                let r = &self.reqs[id as usize];
-                // Shrink the output cap by the excess and a margin for the tokenizer's disagreement.
-                let cut = by_tokens.map(|b| b + b / 10 + 16);
-                match cut.filter(|c| *c < r.max_tokens) {
-                    Some(c) if r.attempt < 4 => {
-                        let (words, stream, new_cap) = (r.prompt_words, r.stream, r.max_tokens - c);
-                        let (body, cost) = self.build(words, new_cap, stream);
-                        let r = &mut self.reqs[id as usize];
-                        r.body = body;
-                        r.cost = cost;
-                        r.max_tokens = new_cap;
-                        if !r.shrunk {
-                            r.shrunk = true;
-                            self.report.shrunk += 1;
-                        }
-                        r.attempt += 1;
-                        r.tried[p] = false;
-                        self.record(now, id, "shrunk", Some(p)).detail =
-                            Some(format!("max_tokens cut by {c} to {new_cap}"));
-                        self.offer_to(id, p, now);
-                    }
-                    _ => self.finish_req(
-                        id,
-                        now,
-                        Final::Failed(kind.name().into()),
-                        Some(p),
-                        Some("cannot shrink enough".into()),
-                    ),
-                }
-            }
-            Action::GiveUp { reason } => self.finish_req(
-                id,
-                now,
-                Final::Failed(snake(&format!("{reason:?}"))),
-                Some(p),
-                None,
-            ),
-        }
-        self.process_queue(p, now);
     }
 
+    /// The call ended: its outcome, as the report counts it.
+    fn end(&mut self, id: u64, now: u64, o: Outcome) {
+        self.unqueue(id);
+        let r = &mut self.reqs[id as usize];
+        r.call = None;
+        r.last_mid_stream = None;
+        let kind = r.last_kind.map(|k| k.name().to_string());
+        let f = match (o.end, r.answer_status) {
+            ("succeeded", _) => Final::Succeeded,
+            ("answered", Some(413)) if o.attempts == 0 => Final::Shed("never_sendable".into()),
+            ("answered", Some(429)) if r.answer_shed.is_some() => {
+                Final::Shed(r.answer_shed.clone().unwrap_or_default())
+            }
+            ("answered", Some(503)) if o.reason.starts_with("circuit open") => {
+                Final::Failed("circuit_open".into())
+            }
+            ("answered", Some(502)) | ("failed", Some(502)) => Final::Failed("transport".into()),
+            // A stream that failed after its head went out: the client has the head, so it is never sent again.
+            ("failed", _) => Final::Failed("unsafe_to_resend".into()),
+            ("abandoned", _) => Final::Abandoned,
+            _ => Final::Failed(kind.unwrap_or_else(|| "no_target".into())),
+        };
+        let detail = (!o.reason.is_empty()).then(|| o.reason.clone());
+        self.finish_req(id, now, f, o.target, detail);
+    }
     fn finish_req(
         &mut self,
         id: u64,
@@ -1005,10 +966,21 @@ impl<U: Upstream> Driver<'_, U> {
                 .map_or(0, |r| r.t_ms + self.cfg.start_ms),
         );
         // Whatever a queue still holds when time runs out was left to time out there.
-        self.report.queue_timeouts += self.queues.iter().map(|q| q.len() as u64).sum::<u64>();
+        self.report.queue_timeouts += self.queued.iter().map(|q| q.len() as u64).sum::<u64>();
         for id in 0..self.reqs.len() as u64 {
             if self.reqs[id as usize].done.is_none() {
+                // Dropping the call gives back whatever it holds, as a gateway's would when its client went away.
+                self.reqs[id as usize].call = None;
                 self.finish_req(id, last, Final::Abandoned, None, None);
+            }
+        }
+        self.report.held_at_end = self.guard.held_tokens() + self.guard.in_flight();
+        for (i, p) in self.cfg.providers.iter().enumerate() {
+            if let Some((n, ratio)) = self.guard.learned(i).filter(|(n, _)| *n > 0) {
+                self.report.learned.insert(
+                    p.name.clone(),
+                    serde_json::json!({"answers": n, "ratio": (ratio * 10_000.0).round() / 10_000.0}),
+                );
             }
         }
         let r = &mut self.report;
@@ -1089,6 +1061,30 @@ impl<U: Upstream> Driver<'_, U> {
                 ),
             },
             Assertion {
+                name: "no_resend_of_a_refusal_no_wait_clears",
+                held: r.hard_refusals_resent == 0,
+                detail: format!(
+                    "{} sends after a quota, context-length or too-large refusal of the same request there",
+                    r.hard_refusals_resent
+                ),
+            },
+            Assertion {
+                name: "no_resend_after_output",
+                held: r.resent_after_output == 0,
+                detail: format!(
+                    "{} sends of a request whose earlier answer had delivered output",
+                    r.resent_after_output
+                ),
+            },
+            Assertion {
+                name: "nothing_held_at_end",
+                held: r.held_at_end == 0,
+                detail: format!(
+                    "{} tokens and reservations still held when every call had ended",
+                    r.held_at_end
+                ),
+            },
+            Assertion {
                 name: "one_outcome_per_request",
                 held: outcomes == r.offered && r.abandoned == 0,
                 detail: format!(
@@ -1099,21 +1095,6 @@ impl<U: Upstream> Driver<'_, U> {
         ];
         self.report
     }
-}
-
-fn snake(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The usage block of a response: a JSON body, or the last SSE frame that carries one.

@@ -11,12 +11,13 @@
 //! The driver is sans-I/O like the rest of the crate. Time is an event queue in milliseconds; it asks a [`Clock`]
 //! to reach each event's time (the simulated clock jumps there, a real one sleeps) and an [`Upstream`] to answer
 //! each request (the built-in [`sim::SimProvider`]s, or the CLI's HTTP client). Randomness is a seeded
-//! [`SplitMix64`]. The decisions are the library's own: [`route()`](llm_preflight::route),
-//! [`AdmissionQueue`](llm_preflight::AdmissionQueue) over a [`Ledger`](llm_preflight::Ledger), the rate-limit
-//! headers read by [`RateLimitSnapshot::from_headers`](llm_preflight::RateLimitSnapshot::from_headers), refusals
-//! classified by [`classify_with_snapshot`](llm_preflight::classify_with_snapshot), the next move from
-//! [`next_action`](llm_preflight::next_action) gated by a [`RetryBudget`](llm_preflight::RetryBudget), and a
-//! [`CircuitBreakers`](llm_preflight::CircuitBreakers) per provider. Nothing is re-implemented here; the driver only records.
+//! [`SplitMix64`]. The decisions are the library's own, made by one [`Guard`](llm_preflight::Guard): each
+//! request is a [`Call`](llm_preflight::Call) that the driver polls and feeds (routing, the admission queues,
+//! the rate-limit headers, refusal classification, retries gated by the retry budget, fallbacks, shrinking, a
+//! circuit breaker per provider, settling and releasing, learning each provider's count). The driver only does
+//! what each call asks, records its events, and checks the guard independently: no never-sendable request sent,
+//! no send before a stated wait, no resend after a refusal no wait clears or after output was delivered, nothing
+//! held once every call has ended.
 //!
 //! ```
 //! use llm_preflight_drill::{simulate, DrillConfig, SimSettings};

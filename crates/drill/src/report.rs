@@ -240,6 +240,16 @@ pub struct Report {
     pub queue_timeouts: u64,
     /// First sends to a fallback after the request's deadline (must be 0).
     pub fallback_after_deadline: u64,
+    /// Sends of a request to a provider that had refused it with a quota, context-length or too-large refusal
+    /// (without a shrink since) (must be 0).
+    pub hard_refusals_resent: u64,
+    /// Sends of a request after one of its answers had delivered output (must be 0).
+    pub resent_after_output: u64,
+    /// Tokens and reservations the guard still held once every call had ended (must be 0).
+    pub held_at_end: u64,
+    /// What the guard learned of each provider's counting from the usage it settled: answers, and the ratio of
+    /// reported to estimated prompt tokens.
+    pub learned: BTreeMap<String, serde_json::Value>,
     /// The assertions, held or broken.
     pub assertions: Vec<Assertion>,
     /// From arrival to the first time a fallback was asked anything.

@@ -95,7 +95,7 @@ pub enum OnUnavailable {
     },
 }
 
-/// Which ledger a decision was made on: the core's [`LedgerMode`], the one a [`Guard`](llm_preflight::Guard)'s
+/// Which ledger a decision was made on: the core's [`LedgerMode`](llm_preflight::LedgerMode), the one a [`Guard`](llm_preflight::Guard)'s
 /// events carry.
 pub use llm_preflight::LedgerMode as Mode;
 
