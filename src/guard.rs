@@ -46,7 +46,7 @@ use crate::profile::Profile;
 use crate::profile_file::CustomProfile;
 use crate::refusal::{classify_with_snapshot, inspect_frame_value, RefusalKind};
 use crate::retry::{
-    next_action, Action, BreakerConfig, CircuitBreakers, FallbackReason, RetryBudget, RetryPolicy,
+    next_action, Action, BreakerConfig, CircuitBreaker, FallbackReason, RetryBudget, RetryPolicy,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -152,7 +152,8 @@ struct Slot {
 #[derive(Debug)]
 struct Shared {
     slots: Vec<Slot>,
-    breakers: CircuitBreakers,
+    /// A circuit breaker per target, by position.
+    breakers: Vec<CircuitBreaker>,
     retry_budget: RetryBudget,
     config: GuardConfig,
     next_id: u64,
@@ -304,7 +305,7 @@ impl Guard {
         Ok(Guard {
             inner: Arc::new(Mutex::new(Shared {
                 slots,
-                breakers: CircuitBreakers::new(config.breaker),
+                breakers: vec![CircuitBreaker::new(config.breaker); n],
                 retry_budget: config.retry_budget,
                 config,
                 next_id: 0,
@@ -358,7 +359,7 @@ impl Guard {
             response: None,
             outcome: Outcome::default(),
             sent_once: false,
-            events: Vec::new(),
+            events: Vec::with_capacity(8),
         };
         let parsed: Result<Value, String> = serde_json::from_str(body).map_err(|e| e.to_string());
         match parsed {
@@ -682,6 +683,8 @@ struct Response {
     data: String,
     event: Option<String>,
     delivered: bool,
+    /// Server-sent events (an `event:` or `data:` line was seen), not one JSON document.
+    sse: bool,
     stream_error: Option<String>,
     usage: Option<Usage>,
     passed_through: bool,
@@ -846,6 +849,21 @@ impl Call {
         let open: Vec<usize> = (0..g.slots.len())
             .filter(|&i| !self.tried[i] && self.costs[i].is_some())
             .collect();
+        // The router takes the first target that can send now: when that is the first one open, skip the rest.
+        if let Some((&first, Some(cost))) = open.first().map(|f| (f, self.costs[*f].as_ref())) {
+            let policy = g.config.policy;
+            if g.slots[first]
+                .queue
+                .ledger()
+                .check(cost, policy, now_ms)
+                .verdict
+                .is_sendable()
+            {
+                drop(g);
+                self.offer(first, now_ms);
+                return;
+            }
+        }
         let states: Vec<State> = open
             .iter()
             .map(|&i| g.slots[i].queue.ledger().snapshot())
@@ -1005,7 +1023,7 @@ impl Call {
     fn send(&mut self, t: usize, now_ms: u64) -> Option<Step> {
         let mut g = lock(&self.guard.inner);
         let name = g.slots[t].target.name.clone();
-        if !g.breakers.get(&name).allow(now_ms) {
+        if !g.breakers[t].allow(now_ms) {
             drop(g);
             self.finish_hold(t, None, now_ms);
             self.emit(now_ms, CallEvent::BreakerOpen { target: t });
@@ -1284,10 +1302,7 @@ impl Call {
             let settled_at = usage.unwrap_or_else(|| self.prompt_usage(target));
             self.finish_hold(target, Some(settled_at), now_ms);
             let mut g = lock(&self.guard.inner);
-            let Shared {
-                slots, breakers, ..
-            } = &mut *g;
-            breakers.get(&slots[target].target.name).on_success(now_ms);
+            g.breakers[target].on_success(now_ms);
             if let (Some(u), Some((raw, kind))) = (usage, self.raw) {
                 g.learn(target, kind, raw, u.input_tokens);
             }
@@ -1322,7 +1337,7 @@ impl Call {
             },
         );
         let mut g = lock(&self.guard.inner);
-        g.breakers.get(&name).on_refusal(&refusal, now_ms);
+        g.breakers[target].on_refusal(&refusal, now_ms);
         let policy = RetryPolicy {
             deadline_ms: Some(self.deadline_ms),
             ..g.config.retry
@@ -1435,11 +1450,10 @@ impl Call {
         };
         self.finish_hold(target, None, now_ms);
         self.emit(now_ms, CallEvent::TransportError { target });
-        let name = self.target_name(target);
-        lock(&self.guard.inner)
-            .breakers
-            .get(&name)
-            .on_failure(now_ms);
+        let mut g = lock(&self.guard.inner);
+        g.breakers[target].on_failure(now_ms);
+        let name = g.slots[target].target.name.clone();
+        drop(g);
         self.response = None;
         let reason = format!("no answer from {name}");
         let answer = answer_json(
@@ -1567,10 +1581,12 @@ fn frame_line(r: &mut Response, line: &str) {
     }
     let line = line.strip_suffix('\r').unwrap_or(line);
     if let Some(v) = line.strip_prefix("event:") {
+        r.sse = true;
         r.event = Some(v.trim().to_string());
         return;
     }
     if let Some(v) = line.strip_prefix("data:") {
+        r.sse = true;
         if !r.data.is_empty() {
             r.data.push('\n');
         }
@@ -1590,6 +1606,15 @@ fn frame_line(r: &mut Response, line: &str) {
         return;
     };
     let event = r.event.take();
+    // A frame that cannot be an error (no event named so, no "error" anywhere in it) and whose output no longer
+    // matters (a plain JSON body, which nothing follows, or a stream that already delivered) only has its usage
+    // read, without building it whole.
+    if event.is_none() && (!r.sse || r.delivered) && !frame.contains("error") {
+        if let Ok(Some(u)) = Usage::from_frame(&frame) {
+            r.usage = Some(u);
+        }
+        return;
+    }
     let (error, v) = inspect_frame_value(&frame, event.as_deref(), &mut r.delivered);
     if let Some(e) = error {
         r.stream_error = Some(e.payload);

@@ -90,36 +90,106 @@ impl Usage {
     /// writes count as input, cache reads do not count against ITPM), Gemini (`usageMetadata.promptTokenCount`,
     /// `candidatesTokenCount`, `thoughtsTokenCount`). `None` when there is no usage block.
     pub fn from_response(body: &serde_json::Value) -> Result<Option<Usage>, PreflightError> {
-        let num = |v: &serde_json::Value, path: &str| -> Result<u64, PreflightError> {
-            match v.pointer(path) {
-                None | Some(serde_json::Value::Null) => Ok(0),
-                Some(x) => match x.as_f64() {
-                    Some(f) => count_from_f64(path, f),
-                    None => Err(PreflightError::WrongShape {
-                        path: path.to_string(),
-                        expected: "a token count".into(),
-                    }),
-                },
-            }
+        Usage::from_blocks(body.get("usage"), body.get("usageMetadata"))
+    }
+
+    /// A response frame's usage, read without building the whole frame: only its `usage` or `usageMetadata`
+    /// member is materialized (the rest is skipped as it is parsed). `Ok(None)` for a frame with neither, or
+    /// one that is not a JSON object.
+    pub(crate) fn from_frame(frame: &str) -> Result<Option<Usage>, PreflightError> {
+        /// The counts a usage block may hold (OpenAI, Anthropic and Responses, Gemini), typed: nothing else in
+        /// the frame is built.
+        #[derive(serde::Deserialize)]
+        #[allow(non_snake_case)]
+        struct Counts {
+            prompt_tokens: Option<f64>,
+            completion_tokens: Option<f64>,
+            input_tokens: Option<f64>,
+            output_tokens: Option<f64>,
+            cache_creation_input_tokens: Option<f64>,
+            promptTokenCount: Option<f64>,
+            candidatesTokenCount: Option<f64>,
+            thoughtsTokenCount: Option<f64>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Blocks {
+            usage: Option<Counts>,
+            #[serde(rename = "usageMetadata")]
+            usage_metadata: Option<Counts>,
+        }
+        let Ok(b) = serde_json::from_str::<Blocks>(frame) else {
+            return Ok(None);
         };
-        if let Some(u) = body.get("usage").filter(|u| u.is_object()) {
-            if u.get("prompt_tokens").is_some() || u.get("completion_tokens").is_some() {
+        let n = |x: Option<f64>, what: &str| x.map_or(Ok(0), |f| count_from_f64(what, f));
+        if let Some(c) = b.usage {
+            if c.prompt_tokens.is_some() || c.completion_tokens.is_some() {
                 return Ok(Some(Usage {
-                    input_tokens: num(body, "/usage/prompt_tokens")?,
-                    output_tokens: num(body, "/usage/completion_tokens")?,
+                    input_tokens: n(c.prompt_tokens, "/usage/prompt_tokens")?,
+                    output_tokens: n(c.completion_tokens, "/usage/completion_tokens")?,
                 }));
             }
             return Ok(Some(Usage {
-                input_tokens: num(body, "/usage/input_tokens")?
-                    .saturating_add(num(body, "/usage/cache_creation_input_tokens")?),
-                output_tokens: num(body, "/usage/output_tokens")?,
+                input_tokens: n(c.input_tokens, "/usage/input_tokens")?.saturating_add(n(
+                    c.cache_creation_input_tokens,
+                    "/usage/cache_creation_input_tokens",
+                )?),
+                output_tokens: n(c.output_tokens, "/usage/output_tokens")?,
             }));
         }
-        if body.get("usageMetadata").is_some_and(|u| u.is_object()) {
+        if let Some(c) = b.usage_metadata {
             return Ok(Some(Usage {
-                input_tokens: num(body, "/usageMetadata/promptTokenCount")?,
-                output_tokens: num(body, "/usageMetadata/candidatesTokenCount")?
-                    .saturating_add(num(body, "/usageMetadata/thoughtsTokenCount")?),
+                input_tokens: n(c.promptTokenCount, "/usageMetadata/promptTokenCount")?,
+                output_tokens: n(
+                    c.candidatesTokenCount,
+                    "/usageMetadata/candidatesTokenCount",
+                )?
+                .saturating_add(n(
+                    c.thoughtsTokenCount,
+                    "/usageMetadata/thoughtsTokenCount",
+                )?),
+            }));
+        }
+        Ok(None)
+    }
+
+    fn from_blocks(
+        usage: Option<&serde_json::Value>,
+        usage_metadata: Option<&serde_json::Value>,
+    ) -> Result<Option<Usage>, PreflightError> {
+        // Direct member lookups (a JSON pointer would parse its path and copy each segment on every call).
+        let num =
+            |block: &serde_json::Value, name: &str, key: &str| -> Result<u64, PreflightError> {
+                let path = || format!("/{name}/{key}");
+                match block.get(key) {
+                    None | Some(serde_json::Value::Null) => Ok(0),
+                    Some(x) => match (x.as_u64(), x.as_f64()) {
+                        (Some(n), _) => Ok(n),
+                        (None, Some(f)) => count_from_f64(&path(), f),
+                        (None, None) => Err(PreflightError::WrongShape {
+                            path: path(),
+                            expected: "a token count".into(),
+                        }),
+                    },
+                }
+            };
+        if let Some(u) = usage.filter(|u| u.is_object()) {
+            let n = |key| num(u, "usage", key);
+            if u.get("prompt_tokens").is_some() || u.get("completion_tokens").is_some() {
+                return Ok(Some(Usage {
+                    input_tokens: n("prompt_tokens")?,
+                    output_tokens: n("completion_tokens")?,
+                }));
+            }
+            return Ok(Some(Usage {
+                input_tokens: n("input_tokens")?.saturating_add(n("cache_creation_input_tokens")?),
+                output_tokens: n("output_tokens")?,
+            }));
+        }
+        if let Some(u) = usage_metadata.filter(|u| u.is_object()) {
+            let n = |key| num(u, "usageMetadata", key);
+            return Ok(Some(Usage {
+                input_tokens: n("promptTokenCount")?,
+                output_tokens: n("candidatesTokenCount")?.saturating_add(n("thoughtsTokenCount")?),
             }));
         }
         Ok(None)
@@ -326,5 +396,38 @@ impl Drop for Reservation {
             self.done = true;
             self.ledger.finish(&self.needs, None, 0);
         }
+    }
+}
+
+#[cfg(test)]
+mod frame_usage {
+    use super::Usage;
+
+    /// The guard reads a frame's usage without building the frame; it must read what `from_response` reads.
+    #[test]
+    fn a_frames_usage_is_read_as_the_whole_bodys_is() {
+        for body in [
+            r#"{"choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":600,"completion_tokens":40}}"#,
+            r#"{"usage":{"prompt_tokens":12,"completion_tokens":null,"total_tokens":12}}"#,
+            r#"{"type":"message_delta","usage":{"input_tokens":10,"cache_creation_input_tokens":5,"cache_read_input_tokens":99,"output_tokens":7}}"#,
+            r#"{"output":[],"usage":{"input_tokens":3,"output_tokens":4}}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"hi"}]}}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"thoughtsTokenCount":30}}"#,
+            r#"{"choices":[{"delta":{"content":"x"}}]}"#,
+            r#"{"usage":{"prompt_tokens":1e3,"completion_tokens":2}}"#,
+            r#"{"usage":{}}"#,
+        ] {
+            let v: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(
+                Usage::from_frame(body).ok().flatten(),
+                Usage::from_response(&v).ok().flatten(),
+                "{body}"
+            );
+        }
+        // A count that is not a whole number is an error both ways, never a silent zero.
+        let bad = r#"{"usage":{"prompt_tokens":-3,"completion_tokens":1}}"#;
+        assert!(Usage::from_frame(bad).is_err());
+        assert!(Usage::from_response(&serde_json::from_str(bad).unwrap()).is_err());
+        assert_eq!(Usage::from_frame("[DONE]").ok().flatten(), None);
+        assert_eq!(Usage::from_frame("[1,2]").ok().flatten(), None);
     }
 }
