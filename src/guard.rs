@@ -240,17 +240,26 @@ impl Shared {
         c
     }
 
-    fn learn(&mut self, t: usize, kind: ContentKind, estimated: u64, reported: u64) {
+    /// Learns from one reported count; the target's answers and mean ratio after it, or `None` when the count
+    /// was not believed.
+    fn learn(
+        &mut self,
+        t: usize,
+        kind: ContentKind,
+        estimated: u64,
+        reported: u64,
+    ) -> Option<(u64, f64)> {
         if estimated == 0 || reported == 0 {
-            return;
+            return None;
         }
         let x = (reported as f64 / estimated as f64).ln();
         if !x.is_finite() || x.abs() > MAX_LN_RATIO {
-            return;
+            return None;
         }
         let (all, kinds) = &mut self.learned[t];
         all.push(x);
         kinds[kind as usize].push(x);
+        Some((all.n, all.mean.exp()))
     }
 }
 
@@ -354,6 +363,8 @@ impl Guard {
             tried: vec![false; n],
             phase: Phase::Route,
             left: None,
+            reported: None,
+            last_ms: now_ms,
             reservation: None,
             ticket: None,
             response: None,
@@ -518,7 +529,7 @@ impl Outcome {
 
 /// What happened on a call's path, in order, for logs, metrics and reports ([`Call::take_events`]). Each comes
 /// with the `now_ms` it happened at.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum CallEvent {
     /// Waiting in target `target`'s admission queue, expected to start at `eta_ms`.
@@ -562,6 +573,36 @@ pub enum CallEvent {
         input_tokens: u64,
         /// Output tokens counted.
         output_tokens: u64,
+        /// The prompt estimate the call was admitted with (after the learned correction).
+        estimated_tokens: u64,
+        /// The provider's count of the prompt, when its answer reported one (else it was settled at the estimate).
+        reported_tokens: Option<u64>,
+    },
+    /// Target `target`'s reservation was taken: the call may be sent.
+    Admitted {
+        /// The target.
+        target: usize,
+    },
+    /// No target could ever hold the request: answered 413 without sending it.
+    NeverSendable {
+        /// The limit it exceeds.
+        dimension: Dimension,
+        /// That limit.
+        limit: u64,
+        /// What the request needs.
+        needed: u64,
+        /// By how much it must shrink.
+        excess: u64,
+    },
+    /// What the guard has learned of target `target`'s counting changed: `answers` reported usages so far, and
+    /// the geometric mean of reported over estimated prompt tokens.
+    Calibrated {
+        /// The target.
+        target: usize,
+        /// Usages learned from.
+        answers: u64,
+        /// Reported over estimated (1.2: the provider counts 20% above the estimate).
+        ratio: f64,
     },
     /// The reservation was given back whole.
     Released {
@@ -669,6 +710,8 @@ struct Left {
     answer: Answer,
     reason: String,
     end: Option<&'static str>,
+    /// The never-sendable event, when the answer is a 413.
+    never: Option<CallEvent>,
 }
 
 #[derive(Debug, Default)]
@@ -712,6 +755,10 @@ pub struct Call {
     phase: Phase,
     /// The answer the last target left the call with, given when no other target can take it.
     left: Option<Left>,
+    /// The provider's count of the prompt in the answer being settled.
+    reported: Option<u64>,
+    /// The latest time an event was emitted at.
+    last_ms: u64,
     reservation: Option<Reservation>,
     /// The shared ledger's hold, beside `reservation`.
     ticket: Option<Box<dyn SharedTicket>>,
@@ -807,6 +854,7 @@ impl Call {
                         Some(Ok(r)) => {
                             drop(g);
                             self.reservation = Some(r);
+                            self.emit(now_ms, CallEvent::Admitted { target });
                             self.phase = Phase::Admitted { target };
                         }
                         Some(Err(shed)) => {
@@ -915,6 +963,15 @@ impl Call {
                     self.outcome.reason = format!(
                         "never sendable: needs {needed} against a {dimension} limit of {limit}"
                     );
+                    self.emit(
+                        now_ms,
+                        CallEvent::NeverSendable {
+                            dimension,
+                            limit,
+                            needed,
+                            excess,
+                        },
+                    );
                     self.phase = Phase::Answer(never_sendable(dimension, limit, needed, excess));
                 }
                 _ => {
@@ -949,6 +1006,7 @@ impl Call {
         match offered {
             Offer::Admitted { reservation, .. } => {
                 self.reservation = Some(reservation);
+                self.emit(now_ms, CallEvent::Admitted { target: t });
                 self.phase = Phase::Admitted { target: t };
             }
             Offer::Queued { eta_ms, .. } => {
@@ -969,26 +1027,47 @@ impl Call {
             },
         );
         let state = self.guard.state(t);
+        let mut never = None;
         let answer = match shed.reason {
             ShedReason::NeverSendable {
                 dimension,
                 limit,
                 needed,
                 excess,
-            } => never_sendable(dimension, limit, needed, excess),
+            } => {
+                never = Some(CallEvent::NeverSendable {
+                    dimension,
+                    limit,
+                    needed,
+                    excess,
+                });
+                never_sendable(dimension, limit, needed, excess)
+            }
             _ => {
                 let mut headers = state.map_or_else(Vec::new, |s| budget_headers(&s, now_ms));
                 if let Some(w) = shed.retry_after_ms {
                     headers.push(("retry-after".into(), w.div_ceil(1000).max(1).to_string()));
                 }
+                let reason = serde_json::to_value(shed.reason)
+                    .ok()
+                    .and_then(|v| v.get("reason").cloned())
+                    .unwrap_or(Value::Null);
                 answer_json(
                     429,
                     headers,
-                    json!({"error": {"type": "rate_limit_exceeded", "message": shed.message, "shed": shed}}),
+                    json!({"error": {"type": "shed", "reason": reason, "message": shed.message,
+                        "retry_after_ms": shed.retry_after_ms, "detail": shed.reason}}),
                 )
             }
         };
         self.move_on(answer, shed.message, None);
+        if let Some(e) = never {
+            match self.left.as_mut() {
+                Some(left) => left.never = Some(e),
+                // Answered at once (no target left to try).
+                None => self.emit(now_ms, e),
+            }
+        }
     }
 
     fn has_untried(&self) -> bool {
@@ -1002,6 +1081,7 @@ impl Call {
             answer,
             reason,
             end,
+            never: None,
         };
         if self.has_untried() {
             self.left = Some(left);
@@ -1012,6 +1092,9 @@ impl Call {
     }
 
     fn answer_left(&mut self, left: Left) {
+        if let Some(e) = left.never {
+            self.emit(self.last_ms, e);
+        }
         self.outcome.reason = left.reason;
         if let Some(end) = left.end {
             self.outcome.end = end;
@@ -1182,13 +1265,17 @@ impl Call {
                 ticket.map(|k| k.release(now_ms))
             }
         };
-        self.emit(
-            now_ms,
-            match usage {
-                Some(u) => settled(t, u),
-                None => CallEvent::Released { target: t },
-            },
-        );
+        let reported = self.reported.take();
+        let event = match usage {
+            Some(u) => settled(
+                t,
+                u,
+                self.costs[t].as_ref().map_or(0, |c| c.input.tokens),
+                reported,
+            ),
+            None => CallEvent::Released { target: t },
+        };
+        self.emit(now_ms, event);
         if let Some(Err(message)) = shared {
             self.emit(now_ms, CallEvent::LedgerError { target: t, message });
         }
@@ -1300,13 +1387,25 @@ impl Call {
                     .and_then(|v| Usage::from_response(&v).ok().flatten())
             });
             let settled_at = usage.unwrap_or_else(|| self.prompt_usage(target));
+            self.reported = usage.map(|u| u.input_tokens);
             self.finish_hold(target, Some(settled_at), now_ms);
             let mut g = lock(&self.guard.inner);
             g.breakers[target].on_success(now_ms);
-            if let (Some(u), Some((raw, kind))) = (usage, self.raw) {
-                g.learn(target, kind, raw, u.input_tokens);
-            }
+            let learned = match (usage, self.raw) {
+                (Some(u), Some((raw, kind))) => g.learn(target, kind, raw, u.input_tokens),
+                _ => None,
+            };
             drop(g);
+            if let Some((answers, ratio)) = learned {
+                self.emit(
+                    now_ms,
+                    CallEvent::Calibrated {
+                        target,
+                        answers,
+                        ratio,
+                    },
+                );
+            }
             self.outcome.usage = Some(settled_at);
             self.outcome.status = Some(r.status);
             self.outcome.reason = String::new();
@@ -1520,6 +1619,7 @@ impl Call {
     }
 
     fn emit(&mut self, now_ms: u64, event: CallEvent) {
+        self.last_ms = self.last_ms.max(now_ms);
         // Bounded: a call's path is bounded by its attempts and targets; past this, a runaway caller's log stops.
         if self.events.len() < 1024 {
             self.events.push((now_ms, event));
@@ -1546,11 +1646,18 @@ impl Drop for Call {
     }
 }
 
-fn settled(target: usize, u: Usage) -> CallEvent {
+fn settled(
+    target: usize,
+    u: Usage,
+    estimated_tokens: u64,
+    reported_tokens: Option<u64>,
+) -> CallEvent {
     CallEvent::Settled {
         target,
         input_tokens: u.input_tokens,
         output_tokens: u.output_tokens,
+        estimated_tokens,
+        reported_tokens,
     }
 }
 
@@ -1563,7 +1670,7 @@ fn never_sendable(dimension: Dimension, limit: u64, needed: u64, excess: u64) ->
         413,
         Vec::new(),
         json!({"error": {
-            "type": "request_too_large",
+            "type": "never_sendable",
             "message": format!("never sendable: needs {needed} against a {dimension} limit of {limit}; shrink it by {excess} or send it to a larger budget"),
             "dimension": dimension,
             "limit": limit,

@@ -141,6 +141,11 @@ fn never_sendable_is_answered_413_and_never_sent() {
     let a = t.answer.expect("an answer");
     assert_eq!(a.status, 413);
     let v: serde_json::Value = serde_json::from_str(&a.body).unwrap();
+    assert_eq!(v["error"]["type"], "never_sendable");
+    assert!(t
+        .events
+        .iter()
+        .any(|e| matches!(e, CallEvent::NeverSendable { limit: 8_000, .. })));
     assert_eq!(v["error"]["dimension"], "tokens");
     assert_eq!(v["error"]["limit"], 8_000);
     let needed = v["error"]["needed"].as_u64().unwrap();
@@ -216,15 +221,18 @@ fn a_wait_beyond_the_cap_falls_back_with_the_model_rewritten() {
     assert_eq!(
         names,
         [
+            "admitted",
             "sent",
             "response",
             "released",
             "refused",
             "fell_back",
+            "admitted",
             "sent",
             "response",
             "settled",
-            "ended"
+            "calibrated",
+            "ended",
         ],
         "{:?}",
         t.events
@@ -388,6 +396,10 @@ fn a_deadline_the_bucket_cannot_meet_is_answered_429_at_once() {
     assert!(ra >= 1);
     assert_eq!(header(&a, "x-ratelimit-limit-tokens"), Some("6000"));
     assert!(header(&a, "x-ratelimit-remaining-tokens").is_some());
+    let v: serde_json::Value = serde_json::from_str(&a.body).unwrap();
+    assert_eq!(v["error"]["type"], "shed");
+    assert_eq!(v["error"]["reason"], "deadline_unreachable");
+    assert!(v["error"]["message"].as_str().unwrap().contains("deadline"));
     assert_eq!(guard.held_tokens(), 0);
 }
 

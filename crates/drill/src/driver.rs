@@ -571,7 +571,7 @@ impl<U: Upstream> Driver<'_, U> {
                     r.answer_status = Some(a.status);
                     r.answer_shed = serde_json::from_str::<serde_json::Value>(&a.body)
                         .ok()
-                        .and_then(|v| v["error"]["shed"]["reason"].as_str().map(String::from));
+                        .and_then(|v| v["error"]["reason"].as_str().map(String::from));
                 }
                 Step::Done(o) => {
                     self.end(id, now, o);
@@ -672,6 +672,9 @@ impl<U: Upstream> Driver<'_, U> {
             | CallEvent::Refused { .. }
             | CallEvent::Ledger { .. }
             | CallEvent::LedgerError { .. }
+            | CallEvent::Admitted { .. }
+            | CallEvent::NeverSendable { .. }
+            | CallEvent::Calibrated { .. }
             | CallEvent::Answered { .. }
             | CallEvent::Ended { .. } => {}
         }
