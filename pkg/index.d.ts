@@ -350,3 +350,89 @@ export class AdmissionQueue<T = unknown> {
   offer(item: T, cost: CostLike, deadline: number, now?: number): OfferResult<T>;
   poll(now?: number): PollResult<T>;
 }
+
+/** One provider (or key) a guarded fetch may send to, in preference order. */
+export interface GuardProvider {
+  /** A name for events and breakers. */
+  name: string;
+  /** Requests whose URL starts with this are guarded; a fallback sends the same path and query here. */
+  base_url: string;
+  /** Whose admission rules apply (default open_ai_compatible). */
+  provider?: Provider;
+  /** The API shape it speaks; a call only falls back between providers of one shape. Default: any. */
+  api?: Api;
+  /** The `model` to write into the body when sending here; default: keep the caller's. */
+  model?: string;
+  budget: Omit<BudgetOptions, 'provider'>;
+}
+
+export interface GuardOptions {
+  providers: GuardProvider[];
+  /** Which end of the estimate's band admission decides on (default median). */
+  policy?: Policy;
+  /** Each call must start by this many milliseconds after it was made (default 30000); `init.signal` aborts too. */
+  deadline_ms?: number;
+  /** The most work a provider's queue holds, in milliseconds of refill (default 30000). */
+  max_queue_ms?: number;
+  /** Every decision, as it happens. */
+  onEvent?: (event: GuardEvent) => void;
+  /** The clock, in milliseconds (default Date.now). */
+  now?: () => number;
+  /** Draws in [0, 1) for retry jitter (default Math.random). */
+  random?: () => number;
+}
+
+interface GuardEventBase {
+  /** The call's number, from 1 per guard. */
+  id: number;
+  at_ms: number;
+  /** The provider concerned, by name. */
+  provider?: string;
+}
+
+export type GuardEvent = GuardEventBase & (
+  | { type: 'queued'; eta_ms: number }
+  | { type: 'admitted' }
+  | { type: 'shed'; message: string }
+  | { type: 'never_sendable'; dimension: Dimension; limit: number; needed: number; excess: number }
+  | { type: 'sent'; attempt: number }
+  | { type: 'response'; status: number }
+  | { type: 'refused'; kind: RefusalKind; mid_stream: boolean; retry_after_ms: number | null }
+  | { type: 'retry'; after_ms: number; at: number }
+  | { type: 'fallback'; reason: string }
+  | { type: 'shrunk'; by_tokens: number }
+  | { type: 'settled'; input_tokens: number; output_tokens: number; estimated_tokens: number; reported_tokens: number | null }
+  | { type: 'released' }
+  | { type: 'calibrated'; answers: number; ratio: number }
+  | { type: 'breaker_open' }
+  | { type: 'transport_error' }
+  | { type: 'ledger'; mode: 'shared' | 'fail_open' | 'fail_closed'; decision: string }
+  | { type: 'ledger_error'; message: string }
+  | { type: 'answered'; status: number }
+  | { type: 'ended'; end: 'succeeded' | 'answered' | 'failed' | 'abandoned' }
+);
+
+/** The body of the guard's own 413: the request exceeds a whole limit of every provider that could take it. */
+export interface NeverSendableBody {
+  error: { type: 'never_sendable'; dimension: Dimension; limit: number; needed: number; excess: number; message: string };
+}
+
+/** The body of the guard's own 429 (with `retry-after`): the call could not start by its deadline, or the queue is full. */
+export interface ShedBody {
+  error: { type: 'shed'; reason: 'deadline_unreachable' | 'queue_full' | 'never_sendable'; message: string; retry_after_ms: number | null };
+}
+
+/** `fetch` with the guarded call around it. */
+export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  /** What the guard holds now, over every provider: zero once every call has ended. */
+  state(): { held_tokens: number; in_flight: number };
+};
+
+/**
+ * Wraps `fetch`: a POST whose URL starts with a provider's `base_url` is estimated and admitted against the
+ * providers' budgets, sent byte for byte, retried no earlier than Retry-After, fallen back to the next provider of
+ * the same API shape, and settled at the usage it reports. The guard answers itself with 413 (`NeverSendableBody`)
+ * or 429 with `retry-after` (`ShedBody`); a provider's refusal that is not retried comes back as the provider sent
+ * it; a stream comes back unbuffered. Any other request goes to `fetchFn` untouched.
+ */
+export function guard(fetchFn: typeof fetch, options: GuardOptions): GuardedFetch;

@@ -90,7 +90,7 @@ pub struct GuardConfig {
     pub max_queue_work_ms: u64,
     /// When a target's breaker opens and closes.
     pub breaker: BreakerConfig,
-    /// Retries allowed across calls (starting empty: each request sent earns `ratio` of one).
+    /// Retries allowed across calls (each request sent earns `ratio` of one, and a floor refills with time).
     pub retry_budget: RetryBudget,
     /// The most of a response body kept for classification and usage (a stream's frames are read as they come).
     pub max_body_bytes: usize,

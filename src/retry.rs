@@ -425,14 +425,15 @@ impl Default for RetryBudget {
 }
 
 impl RetryBudget {
-    /// A budget with these parameters, starting empty. Non-finite or negative values are read as 0.
+    /// A budget with these parameters, holding one second of its floor (so a service that just started can retry
+    /// its first failure, as one that has been quiet for a second can). Non-finite or negative values are read as 0.
     pub fn new(ratio: f64, min_per_sec: f64, max_tokens: f64) -> Self {
         let clean = |x: f64| if x.is_finite() && x > 0.0 { x } else { 0.0 };
         RetryBudget {
             ratio: clean(ratio),
             min_per_sec: clean(min_per_sec),
             max_tokens: clean(max_tokens),
-            tokens: 0.0,
+            tokens: clean(min_per_sec).min(clean(max_tokens)),
             last_ms: None,
         }
     }

@@ -156,7 +156,7 @@ fn never_sendable_is_answered_413_and_never_sent() {
 
 #[test]
 fn a_retry_never_comes_before_retry_after() {
-    // A retry budget that earns one retry per request (the default starts empty and earns a fifth).
+    // A retry budget that earns one retry per request (the default earns a fifth, beside a floor of one a second).
     let config = GuardConfig {
         retry_budget: llm_preflight::RetryBudget::new(1.0, 1.0, 20.0),
         ..GuardConfig::default()

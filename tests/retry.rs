@@ -369,8 +369,10 @@ fn retry_budget_caps_extra_load_at_the_ratio() {
         Action::Shrink { by_tokens: None }
     );
     // The per-second floor refills with time.
+    // A fresh budget holds one second of its floor: a service that just started can retry its first failure.
     let mut floor = RetryBudget::new(0.0, 1.0, 10.0);
     floor.on_request(0);
+    assert!(floor.try_retry(0));
     assert!(!floor.try_retry(0));
     assert!(floor.try_retry(1000));
     assert!(!floor.try_retry(1000));

@@ -481,6 +481,219 @@ export function makeApi(w, loadLazy) {
     }
   }
 
+
+  const GUARD_OPTIONS = ['providers', 'policy', 'deadline_ms', 'max_queue_ms', 'onEvent', 'now', 'random'];
+  const PROVIDER_OPTIONS = ['name', 'base_url', 'provider', 'api', 'model', 'budget'];
+  const GUARD_BUDGET = BUDGET_OPTIONS.filter((k) => k !== 'provider');
+
+  /** The call's events as the contract names them: `{type, id, provider, at_ms, ...}`. */
+  function guardEvent(id, at, e, names) {
+    const { event, target, ...rest } = e;
+    const out = { type: event, id, at_ms: at };
+    if (target !== undefined) out.provider = names[target];
+    switch (event) {
+      case 'retry':
+        out.after_ms = Math.max(0, rest.at_ms - at);
+        out.at = rest.at_ms;
+        delete rest.at_ms;
+        break;
+      case 'fell_back':
+        out.type = 'fallback';
+        out.provider = names[rest.from];
+        delete rest.from;
+        break;
+      default:
+    }
+    return Object.assign(out, rest);
+  }
+
+  function sleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+      const t = setTimeout(() => {
+        signal?.removeEventListener?.('abort', onAbort);
+        resolve();
+      }, Math.max(0, ms));
+      function onAbort() {
+        clearTimeout(t);
+        reject(signal.reason ?? new Error('aborted'));
+      }
+      signal?.addEventListener?.('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * `fetch` with the guarded call around it: requests to a provider's `base_url` are estimated, admitted against
+   * the providers' budgets (queued, shed or answered 413 when they can never fit), sent, retried no earlier than
+   * Retry-After, fallen back to the next provider of the same API shape, and settled at the usage the provider
+   * reports. Every decision is the core's `Call`; this only moves bytes and time. Other URLs go to `fetchFn`
+   * untouched.
+   */
+  function guard(fetchFn, opts) {
+    if (typeof fetchFn !== 'function') fail(`guard needs a fetch function, got ${typeName(fetchFn)}`);
+    const o = options(opts, 'guard options', GUARD_OPTIONS);
+    if (!Array.isArray(o.providers) || o.providers.length === 0) fail('guard options: providers must be a non-empty array');
+    const ps = o.providers.map((p, i) => {
+      const what = `providers[${i}]`;
+      const q = options(p, what, PROVIDER_OPTIONS);
+      const base = str(q.base_url, `${what}.base_url`).replace(/\/+$/, '');
+      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(base)) fail(`${what}.base_url must be an absolute URL, got ${JSON.stringify(base)}`);
+      return {
+        name: str(q.name, `${what}.name`),
+        base,
+        provider: optStr(q.provider, `${what}.provider`) ?? 'open_ai_compatible',
+        api: optStr(q.api, `${what}.api`) ?? '',
+        model: optStr(q.model, `${what}.model`) ?? '',
+        limits: limits(options(q.budget, `${what}.budget`, GUARD_BUDGET)),
+      };
+    });
+    const names = ps.map((p) => p.name);
+    const allLimits = new Float64Array(ps.length * 7);
+    ps.forEach((p, i) => allLimits.set(p.limits, i * 7));
+    const deadlineMs = optNum(o.deadline_ms, 'deadline_ms') ?? 30000;
+    const maxQueueMs = optNum(o.max_queue_ms, 'max_queue_ms') ?? 30000;
+    const onEvent = o.onEvent === undefined ? undefined : o.onEvent;
+    if (onEvent !== undefined && typeof onEvent !== 'function') fail('guard options: onEvent must be a function');
+    const clock = o.now ?? Date.now;
+    const rand = o.random ?? Math.random;
+    if (typeof clock !== 'function' || typeof rand !== 'function') fail('guard options: now and random must be functions');
+    const inner = new (j().Guard)(names, ps.map((p) => p.provider), ps.map((p) => p.api), ps.map((p) => p.model),
+      allLimits, optStr(o.policy, 'policy'), maxQueueMs);
+    let nextId = 1;
+
+    async function guarded(input, init) {
+      const isRequest = typeof Request !== 'undefined' && input instanceof Request;
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : isRequest ? input.url : undefined;
+      const base = url === undefined ? -1 : ps.findIndex((p) => url === p.base || url.startsWith(`${p.base}/`) || url.startsWith(`${p.base}?`));
+      const method = String(init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
+      if (base < 0 || method !== 'POST') return fetchFn(input, init);
+      let body = init && 'body' in init ? init.body : isRequest ? await input.clone().text() : undefined;
+      if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) body = new TextDecoder().decode(body);
+      if (typeof body !== 'string') return fetchFn(input, init);
+      const path = url.slice(ps[base].base.length);
+      const signal = init?.signal ?? (isRequest ? input.signal : undefined);
+      const headers = new Headers(init?.headers ?? (isRequest ? input.headers : undefined));
+      headers.delete('content-length');
+      const rest = { ...(init ?? {}) };
+      delete rest.body;
+      delete rest.headers;
+      delete rest.signal;
+      const id = nextId++;
+      const t0 = Math.floor(clock());
+      const call = inner.start(body, t0 + deadlineMs, t0);
+      const now = () => Math.max(t0, Math.floor(clock()));
+      const emit = () => {
+        const evs = JSON.parse(call.takeEvents());
+        if (onEvent) for (const [at, e] of evs) onEvent(guardEvent(id, at, e, names));
+      };
+      let handedOver = false;
+      try {
+        for (let i = 0; i < 10000; i++) {
+          const t = now();
+          const step = JSON.parse(call.poll(t));
+          emit();
+          if (step.step === 'send') {
+            let res;
+            try {
+              res = await fetchFn(ps[step.target].base + path, { ...rest, method: 'POST', headers, body: step.body, signal });
+            } catch (e) {
+              if (signal?.aborted) throw e;
+              call.onTransportError(now());
+              emit();
+              continue;
+            }
+            const d = call.onResponse(res.status, headerPairs(res.headers), now());
+            emit();
+            if (d === 'pass_through') {
+              handedOver = true;
+              return watch(res, call, emit, now, rand);
+            }
+            const buf = new Uint8Array(await res.arrayBuffer());
+            call.onBody(buf, now());
+            call.onEnd(now(), rand());
+            emit();
+          } else if (step.step === 'wait') {
+            await sleep(step.until_ms - t, signal);
+          } else if (step.step === 'answer') {
+            return new Response(step.body, { status: step.status, headers: step.headers });
+          } else if (step.step === 'done') {
+            return new Response(JSON.stringify({ error: { type: 'guard', message: step.reason } }), {
+              status: step.status ?? 502,
+              headers: { 'content-type': 'application/json' },
+            });
+          } else {
+            fail(`guard: unexpected step ${step.step}`);
+          }
+        }
+        fail('guard: the call did not settle');
+      } catch (e) {
+        call.onClientGone(now());
+        emit();
+        throw e;
+      } finally {
+        if (!handedOver) call.free();
+      }
+    }
+
+    /** The provider's answer, passed to the caller as it comes; the call reads each chunk too. */
+    function watch(res, call, emit, now, rand) {
+      const out = new Headers(res.headers);
+      out.delete('content-length');
+      out.delete('content-encoding');
+      const finish = () => {
+        call.onEnd(now(), rand());
+        call.poll(now());
+        emit();
+        call.free();
+      };
+      if (!res.body) {
+        finish();
+        return new Response(null, { status: res.status, statusText: res.statusText, headers: out });
+      }
+      const reader = res.body.getReader();
+      let over = false;
+      const stream = new ReadableStream({
+        async pull(controller) {
+          try {
+            const { done, value } = await reader.read();
+            if (done) {
+              over = true;
+              finish();
+              controller.close();
+              return;
+            }
+            call.onBody(value, now());
+            controller.enqueue(value);
+          } catch (e) {
+            if (!over) {
+              over = true;
+              call.onTransportError(now());
+              call.poll(now());
+              emit();
+              call.free();
+            }
+            controller.error(e);
+          }
+        },
+        cancel(reason) {
+          if (!over) {
+            over = true;
+            call.onClientGone(now());
+            emit();
+            call.free();
+          }
+          return reader.cancel(reason);
+        },
+      });
+      return new Response(stream, { status: res.status, statusText: res.statusText, headers: out });
+    }
+
+    Object.defineProperty(guarded, 'state', {
+      value: () => ({ held_tokens: inner.heldTokens(), in_flight: inner.inFlight() }),
+    });
+    return guarded;
+  }
+
   return {
     estimate,
     Estimator,
@@ -497,5 +710,6 @@ export function makeApi(w, loadLazy) {
     Ledger,
     Reservation,
     AdmissionQueue,
+    guard,
   };
 }

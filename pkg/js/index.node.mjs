@@ -8,6 +8,6 @@ const api = createRequire(import.meta.url)('./index.node.cjs');
 export const {
   estimate, Estimator, loadProfile, profileJson, estimateRequest, check, parseRateLimitHeaders, classifyResponse,
   classifyStreamChunk,
-  explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue,
+  explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue, guard,
 } = api;
 export default api;

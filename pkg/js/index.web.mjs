@@ -15,6 +15,6 @@ const api = makeApi(w, () => {
 export const {
   estimate, Estimator, loadProfile, profileJson, estimateRequest, check, parseRateLimitHeaders, classifyResponse,
   classifyStreamChunk,
-  explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue,
+  explainResponse, nextAction, profiles, Ledger, Reservation, AdmissionQueue, guard,
 } = api;
 export default api;

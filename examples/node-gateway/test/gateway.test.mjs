@@ -18,7 +18,7 @@ async function setup(tpm, opts = {}) {
     return { status: r.status, headers: r.headers, json: await r.json(), ms: Date.now() - t0 };
   };
   const close = async () => { gw.closeAllConnections?.(); await new Promise((r) => gw.close(r)); await up.close(); };
-  return { up, gw, post, close };
+  return { up, gw, post, close, url };
 }
 
 test('a never-sendable request gets a 413 at once and never reaches the upstream', async () => {
@@ -46,12 +46,12 @@ test('a burst beyond the bucket is held until it fits: no upstream 429, the late
     assert.ok(s.gw.stats.queued >= 1, 'some were held');
     const slowest = Math.max(...results.map((r) => r.ms));
     assert.ok(slowest >= 500, `the held ones waited for the bucket to refill (slowest ${slowest} ms)`);
-    // The upstream's headers were read into the gateway's state.
-    const h = s.gw.stats.last_headers;
-    assert.equal(h.tokens.limit, 6000);
-    assert.equal(typeof h.tokens.remaining, 'number');
-    assert.equal(typeof h.tokens.reset_ms, 'number');
-    assert.equal(s.gw.ledger.inFlight, 0);
+    // Every call settled at the usage the upstream reported, and nothing is held.
+    assert.equal(s.gw.stats.settled, 16);
+    assert.deepEqual(s.gw.guarded.state(), { held_tokens: 0, in_flight: 0 });
+    const metrics = await (await fetch(s.url.replace('/v1/chat/completions', '/metrics'))).text();
+    assert.match(metrics, /^llm_preflight_events_total\{type="settled"\} 16$/m);
+    assert.match(metrics, /^llm_preflight_held_tokens 0$/m);
   } finally {
     await s.close();
   }
@@ -64,7 +64,8 @@ test('a queue bounded in seconds of work sheds the overflow with 429 and retry-a
     const shed = results.filter((r) => r.status === 429);
     assert.ok(shed.length > 0, 'some were shed');
     for (const r of shed) {
-      assert.ok(['queue_full', 'deadline_unreachable'].includes(r.json.error.type), JSON.stringify(r.json));
+      assert.equal(r.json.error.type, 'shed');
+      assert.ok(['queue_full', 'deadline_unreachable'].includes(r.json.error.reason), JSON.stringify(r.json));
       assert.ok(Number(r.headers.get('retry-after')) >= 1);
       assert.ok(r.ms < 1000, `shed at once, not timed out (${r.ms} ms)`);
     }

@@ -87,3 +87,24 @@ export function misuses(): number {
   return n + m;
 }
 console.log('types ok');
+
+import { guard, type GuardEvent, type NeverSendableBody } from 'llm-preflight';
+const seen: GuardEvent[] = [];
+const guarded = guard(async () => new Response('{}'), {
+  providers: [{ name: 'p', base_url: 'https://p.test', provider: 'open_ai', budget: { tpm: 1000 } }],
+  onEvent: (ev) => {
+    if (ev.type === 'settled') assert(typeof ev.estimated_tokens === 'number', 'settled event');
+    seen.push(ev);
+  },
+});
+assert(guarded.state().in_flight === 0, 'guard state');
+const tooBig: NeverSendableBody = { error: { type: 'never_sendable', dimension: 'tokens', limit: 1, needed: 2, excess: 1, message: '' } };
+assert(tooBig.error.excess === 1, 'never-sendable body');
+let guardRefused = false;
+try {
+  // @ts-expect-error: a provider needs a base_url
+  guard(fetch, { providers: [{ name: 'p', budget: { tpm: 1 } }] });
+} catch {
+  guardRefused = true;
+}
+assert(guardRefused, 'a provider without base_url is refused at run time too');

@@ -494,3 +494,178 @@ impl AdmissionQueue {
         self.inner.len()
     }
 }
+
+// -------------------------------------------------------------------------------------------------------------
+// The guarded call.
+
+/// The guard: targets in preference order, each a name, a provider, an API shape (`""`: any), a model to write
+/// into the body (`""`: keep it) and its limits in [`LIMITS`] order (seven numbers per target, flattened).
+#[wasm_bindgen]
+pub struct Guard {
+    inner: llm_preflight::Guard,
+}
+
+#[wasm_bindgen]
+impl Guard {
+    /// A guard over the targets, admitting at `policy`'s end of the band with queues bounded to `max_queue_ms`
+    /// of work.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        names: Vec<String>,
+        providers: Vec<String>,
+        apis: Vec<String>,
+        models: Vec<String>,
+        limits: &[f64],
+        policy: Option<String>,
+        max_queue_ms: f64,
+    ) -> JsResult<Guard> {
+        let n = names.len();
+        if providers.len() != n || apis.len() != n || models.len() != n || limits.len() != n * 7 {
+            return Err(err(
+                "every target needs a name, a provider, an API, a model and 7 limits",
+            ));
+        }
+        let mut targets = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut t = llm_preflight::Target::new(
+                &names[i],
+                budget(Some(&providers[i]), &limits[i * 7..i * 7 + 7])?,
+            );
+            if !apis[i].is_empty() {
+                t.api = Some(parse_name(&apis[i])?);
+            }
+            if !models[i].is_empty() {
+                t.model = Some(models[i].clone());
+            }
+            targets.push(t);
+        }
+        let config = llm_preflight::GuardConfig {
+            policy: policy_of(policy.as_deref())?,
+            max_queue_work_ms: ms("max_queue_ms", max_queue_ms)?,
+            ..llm_preflight::GuardConfig::default()
+        };
+        Ok(Guard {
+            inner: llm_preflight::Guard::new(targets, config).map_err(err)?,
+        })
+    }
+
+    /// A call for the request body `body` that must start by `deadline`.
+    pub fn start(&self, body: &str, deadline: f64, now: f64) -> JsResult<Call> {
+        Ok(Call {
+            inner: self
+                .inner
+                .start(body, ms("deadline", deadline)?, ms("now", now)?),
+        })
+    }
+
+    /// Tokens held by reservations in flight, over every target.
+    #[wasm_bindgen(js_name = heldTokens)]
+    pub fn held_tokens(&self) -> f64 {
+        self.inner.held_tokens() as f64
+    }
+
+    /// Reservations in flight, over every target.
+    #[wasm_bindgen(js_name = inFlight)]
+    pub fn in_flight(&self) -> f64 {
+        self.inner.in_flight() as f64
+    }
+
+    /// What was learned of target `t`'s counting: `{"answers", "ratio"}` as JSON (`null` past the last target).
+    pub fn learned(&self, t: f64) -> JsResult<String> {
+        let t = ms("target", t)? as usize;
+        to_json(
+            &self
+                .inner
+                .learned(t)
+                .map(|(answers, ratio)| serde_json::json!({"answers": answers, "ratio": ratio})),
+        )
+    }
+}
+
+/// One request's path through a [`Guard`]: the wrapper polls it and feeds it what happened.
+#[wasm_bindgen]
+pub struct Call {
+    inner: llm_preflight::Call,
+}
+
+#[wasm_bindgen]
+impl Call {
+    /// What to do next, as JSON: `{"step": "send", "target", "name", "body"}`, `{"step": "wait", "until_ms"}`,
+    /// `{"step": "awaiting"}`, `{"step": "answer", "status", "headers": [[name, value], ...], "body"}` or
+    /// `{"step": "done", "end", "status", "reason", "attempts"}`.
+    pub fn poll(&mut self, now: f64) -> JsResult<String> {
+        use llm_preflight::Step;
+        let v = match self.inner.poll(ms("now", now)?) {
+            Step::Send { target, name, body } => {
+                serde_json::json!({"step": "send", "target": target, "name": name, "body": body})
+            }
+            Step::Wait { until_ms } => serde_json::json!({"step": "wait", "until_ms": until_ms}),
+            Step::Awaiting => serde_json::json!({"step": "awaiting"}),
+            Step::Answer(a) => serde_json::json!({"step": "answer", "status": a.status,
+                "headers": a.headers, "body": a.body}),
+            Step::Done(o) => serde_json::json!({"step": "done", "end": o.end, "status": o.status,
+                "reason": o.reason, "attempts": o.attempts, "target": o.target}),
+        };
+        to_json(&v)
+    }
+
+    /// The response's status and headers (`[name, value, ...]`): `pass_through` (write the body to the client as
+    /// it comes, feeding it here too), `hold` (keep it from the client, feed it here) or `ignore`.
+    #[wasm_bindgen(js_name = onResponse)]
+    pub fn on_response(&mut self, status: u16, headers: Vec<String>, now: f64) -> JsResult<String> {
+        let d = self
+            .inner
+            .on_response(status, pairs(&headers), ms("now", now)?);
+        Ok(match d {
+            llm_preflight::Disposition::PassThrough => "pass_through",
+            llm_preflight::Disposition::Hold => "hold",
+            llm_preflight::Disposition::Ignore => "ignore",
+        }
+        .into())
+    }
+
+    /// A piece of the response body.
+    #[wasm_bindgen(js_name = onBody)]
+    pub fn on_body(&mut self, chunk: &[u8], now: f64) -> JsResult<()> {
+        self.inner.on_body(chunk, ms("now", now)?);
+        Ok(())
+    }
+
+    /// The response body ended; `random` is a draw in `[0, 1)` for a retry's jitter.
+    #[wasm_bindgen(js_name = onEnd)]
+    pub fn on_end(&mut self, now: f64, random: f64) -> JsResult<()> {
+        if !(0.0..1.0).contains(&random) {
+            return Err(err(format!(
+                "random must be a number in [0, 1), got {}",
+                js_string(random)
+            )));
+        }
+        self.inner.on_end(ms("now", now)?, random);
+        Ok(())
+    }
+
+    /// Nothing came back (a network error, a timeout).
+    #[wasm_bindgen(js_name = onTransportError)]
+    pub fn on_transport_error(&mut self, now: f64) -> JsResult<()> {
+        self.inner.on_transport_error(ms("now", now)?);
+        Ok(())
+    }
+
+    /// The client went away: whatever the call holds is given back.
+    #[wasm_bindgen(js_name = onClientGone)]
+    pub fn on_client_gone(&mut self, now: f64) -> JsResult<()> {
+        self.inner.on_client_gone(ms("now", now)?);
+        Ok(())
+    }
+
+    /// What happened since the last call of this, as JSON: `[[at_ms, {"event": ...}], ...]`.
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> JsResult<String> {
+        to_json(&self.inner.take_events())
+    }
+
+    /// The request's cost as target `t` counts it (JSON, `null` for a target of another API).
+    pub fn cost(&self, t: f64) -> JsResult<String> {
+        to_json(&self.inner.cost(ms("target", t)? as usize))
+    }
+}
