@@ -25,6 +25,9 @@ echo "check-shape: every crate's docs build with warnings as errors"
 
 # Packaged and built from the packages alone, as a registry would (the sibling crates against the core's package).
 # `--allow-dirty`: a work tree with uncommitted changes is checked as it stands.
+# Cargo keeps what it unpacked from a previous run's temporary registry (same names and version) and would verify
+# the sibling crates against that stale core: forget this project's own unpacked packages first.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/llm-preflight*-[0-9]*
 if ! out=$(cargo package "${crates[@]/#/-p=}" --allow-dirty 2>&1); then
   echo "$out" >&2
   exit 1
