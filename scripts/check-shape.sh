@@ -25,15 +25,16 @@ echo "check-shape: every crate's docs build with warnings as errors"
 
 # Packaged and built from the packages alone, as a registry would (the sibling crates against the core's package).
 # `--allow-dirty`: a work tree with uncommitted changes is checked as it stands.
-# Cargo keeps what it unpacked from a previous run's temporary registry (same names and version) and would verify
-# the sibling crates against that stale core: forget this project's own unpacked packages first.
-rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/llm-preflight*-[0-9]*
-if ! out=$(cargo package "${crates[@]/#/-p=}" --allow-dirty 2>&1); then
+# In a target directory of its own, emptied first: cargo takes a registry package's build as fresh whatever its
+# sources (it assumes a name and version never change), so a previous run's build of the packaged core (the same
+# 0.1.0) would be linked again, and the sibling crates verified against a stale core.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/llm-preflight*-[0-9]* target/package target/package-check
+if ! out=$(cargo package "${crates[@]/#/-p=}" --allow-dirty --target-dir target/package-check 2>&1); then
   echo "$out" >&2
   exit 1
 fi
 grep '^ *Packaged' <<<"$out"
 for crate in "${crates[@]}"; do
-  f=$(ls target/package/"$crate"-[0-9]*.crate)
+  f=$(ls target/package-check/package/"$crate"-[0-9]*.crate)
   echo "check-shape: $(basename "$f"): $(stat -c %s "$f") bytes"
 done
