@@ -289,7 +289,7 @@ impl Evidence {
         let lk = k.to_ascii_lowercase();
         match lk.as_str() {
             "message" | "detail" | "title" | "error_description" | "raw" | "msg"
-            | "error_message" | "errormessage" | "remedy_hint" => match x {
+            | "error_message" | "errormessage" | "remedy_hint" | "error_msg" => match x {
                 Value::String(s) => self.read_string(s, nested, depth),
                 _ => self.walk(x, nested, depth + 1),
             },
@@ -313,6 +313,16 @@ impl Evidence {
                 }
                 _ => self.walk(x, nested, depth + 1),
             },
+            // Seconds: Replicate's `retry_after`, Hugging Face's `estimated_time` while a model loads.
+            "retry_after" | "estimated_time" => {
+                if let Some(s) = x
+                    .as_f64()
+                    .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+                {
+                    self.retry_delay_ms
+                        .get_or_insert((s * 1000.0).ceil() as u64);
+                }
+            }
             "retrydelay" | "retry_delay" => {
                 if let Some(ms) = x.as_str().and_then(|s| parse_duration_ms(s).ok()) {
                     self.retry_delay_ms.get_or_insert(ms);
@@ -324,14 +334,14 @@ impl Evidence {
                         .get_or_insert(s.saturating_mul(1000) + n.div_ceil(1_000_000));
                 }
             }
-            "quotaid" | "quotametric" | "quota_id" | "quota_metric" | "subject" => {
+            "quotaid" | "quotametric" | "quota_id" | "quota_metric" | "subject" | "quota_limit" => {
                 if let Some(s) = x.as_str() {
                     if self.quota_ids.len() < 32 {
                         self.quota_ids.push(s.to_ascii_lowercase());
                     }
                 }
             }
-            "quotavalue" | "quota_value" => {
+            "quotavalue" | "quota_value" | "quota_limit_value" => {
                 let n = match x {
                     Value::String(s) => s.trim().parse::<u64>().ok(),
                     Value::Number(n) => n.as_u64(),
@@ -535,6 +545,10 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "tokenspermin",
             "tokens limit",
             "request tokens",
+            "tpm limit",
+            "tpd rate limit",
+            "tpm rate limit",
+            "number of tokens allowed",
         ],
     );
     let requests = has_any(
@@ -558,6 +572,13 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "requests limit",
             "too many requests in",
             "too many requests, please wait",
+            "max rpm",
+            "for rpm",
+            "rpm rate limit",
+            "rpm_rate_limit",
+            "limit_rpd",
+            "free-models-per",
+            "requests per day",
         ],
     );
     match (tokens, requests) {
@@ -582,12 +603,27 @@ fn window_in(text: &str) -> Option<Window> {
             "a minute",
             "each minute",
             "per-minute",
+            "-per-min",
+            "time:1 minute",
+            "tpm limit",
+            "max rpm",
+            "for rpm",
         ],
     );
     let day = has_any(
         text,
         &[
-            "per day", "(tpd)", "(rpd)", "perday", "per_day", "daily", "/ day", "/day",
+            "per day",
+            "(tpd)",
+            "(rpd)",
+            "perday",
+            "per_day",
+            "daily",
+            "/ day",
+            "/day",
+            "-per-day",
+            "limit_rpd",
+            "tpd rate limit",
         ],
     );
     let month = has_any(
@@ -634,6 +670,10 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "limited to ",
             "maximum context length is ",
             "limit is ",
+            "reduced to ",
+            "max rpm",
+            "max size: ",
+            "allocation of ",
         ],
     )
     .or_else(|| {
@@ -642,7 +682,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         let window = cut(&msg_text[i..], 120);
         number_after(window, &[" of "])
     });
-    r.used = number_after(&msg_text, &["used "]);
+    r.used = number_after(&msg_text, &["used ", "current: "]);
     r.requested = number_after(&msg_text, &["requested ", "resulted in "]);
     if r.limit.is_none() {
         r.limit = ev.quota_value;
@@ -659,6 +699,18 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             }
         });
     r.window = window_in(&msg_text).or_else(|| window_in(&quota));
+    // A limit of zero stated in gRPC text details (`key: "quota_limit_value" value: "0"`): a free tier without it.
+    if let Some(i) = msg_text.find("quota_limit_value") {
+        if cut(&msg_text[i..], 60).contains("value: \"0\"") {
+            r.limit = Some(0);
+        }
+    }
+    // OpenRouter's credit check: "You requested up to 65536 tokens, but can only afford 10114".
+    if msg_text.contains("can only afford ") {
+        r.requested = number_after(&msg_text, &["requested up to "]).or(r.requested);
+        r.limit = number_after(&msg_text, &["can only afford "]);
+        r.dimension = Some(Dimension::OutputTokens);
+    }
     let stated_wait = ev.retry_delay_ms.or_else(|| wait_in_text(&msg_text));
 
     // 1. The context window.
@@ -688,6 +740,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         if let Some(i) = msg_text.find("maximum context length is ") {
             r.limit = number_after(&msg_text[i..], &["is "]).or(r.limit);
         }
+        context_numbers(&msg_text, &mut r);
         r.used = None;
         r.retry_after_ms = None;
         return r;
@@ -747,10 +800,22 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         // a short window is involved: billing.
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
-    } else if per_day_only && (rate_signal || soft_quota) {
+    } else if (per_day_only
+        || (r.window == Some(Window::Day)
+            && stated_wait.is_none()
+            && snap.retry_after_ms.is_none()))
+        && (rate_signal || soft_quota)
+    {
+        // A daily limit with no short wait stated (Gemini's per-day quota ids, a gateway's free-model daily cap,
+        // a tokens-per-day cap): only the day's end clears it, so it is not retried; the next target may serve.
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
         r.window = Some(Window::Day);
+        r.dimension = match r.dimension {
+            Some(Dimension::Tokens) => Some(Dimension::TokensPerDay),
+            Some(Dimension::Requests) => Some(Dimension::RequestsPerDay),
+            d => d,
+        };
     } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
         r.kind = RefusalKind::Overloaded;
         r.retryable = true;
@@ -786,6 +851,14 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             None
         }
     });
+    // A daily window counts in the per-day dimensions.
+    if r.window == Some(Window::Day) {
+        r.dimension = match r.dimension {
+            Some(Dimension::Tokens) => Some(Dimension::TokensPerDay),
+            Some(Dimension::Requests) => Some(Dimension::RequestsPerDay),
+            d => d,
+        };
+    }
     if r.limit.is_none() && r.kind.is_rate_limit() {
         r.limit = match r.dimension {
             Some(Dimension::Tokens) => snap.tokens.limit.or(snap.input_tokens.limit),
@@ -794,6 +867,84 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         };
     }
     r
+}
+
+/// The numbers of a context-window refusal worded as token counts: what the request needs (`requested`) and what the
+/// model holds (`limit`).
+fn context_numbers(text: &str, r: &mut Refusal) {
+    // "...for a total of at least 262145 tokens" (vLLM, OpenAI): the total, not the output it requested.
+    if let Some(n) = number_after(text, &["for a total of at least ", "for a total of "]) {
+        r.requested = Some(n);
+    }
+    // "maximum prompt length is 500000 but the request contains 907154 tokens" (xAI)
+    if let Some(n) = number_after(text, &["request contains "]) {
+        r.requested = Some(n);
+        r.limit = number_after(text, &["prompt length is "]).or(r.limit);
+    }
+    // "Current length is 42328 while limit is 40000" (Cerebras)
+    if let Some(n) = number_after(text, &["current length is "]) {
+        r.requested = Some(n);
+    }
+    if r.limit.is_none() {
+        r.limit = number_after(text, &["cannot exceed ", "less than or equal to "]);
+    }
+    // "total number of tokens in the prompt cannot exceed 4081 - received 4292" (Cohere); "must be less than or
+    // equal to 4096, the maximum output for this model - received 8192"
+    if let Some(i) = text.find(" - received ") {
+        let head = &text[..i];
+        if let Some(j) = head.rfind(|c: char| !c.is_ascii_digit() && c != ',') {
+            r.limit = number_at(head.as_bytes(), j + 1)
+                .map(|(n, _)| n)
+                .or(r.limit);
+        }
+        r.requested = number_after(&text[i..], &["received "]).or(r.requested);
+    }
+    // "exceed context limit: 199759 + 8192 > 200000" (Anthropic)
+    if let Some(i) = text.find("context limit: ") {
+        let b = text.as_bytes();
+        if let Some((a, j)) = number_at(b, i + "context limit: ".len()) {
+            let rest = &text[j..];
+            if let Some(k) = rest.find("+ ") {
+                if let Some((o, m)) = number_at(b, j + k + 2) {
+                    r.requested = Some(a.saturating_add(o));
+                    r.limit = number_after(&text[m..], &["> "]).or(r.limit);
+                }
+            }
+        }
+    }
+    // "must be <= 2048. given: 2019 `inputs` tokens and 30 `max_new_tokens`" (text-generation-inference)
+    if let Some(i) = text.find("must be <= ") {
+        let tail = &text[i..];
+        r.limit = number_after(tail, &["<= "]).or(r.limit);
+        if let Some(g) = tail.find("given: ") {
+            let b = tail.as_bytes();
+            if let Some((a, j)) = number_at(b, g + "given: ".len()) {
+                let and = tail[j..].find(" and ").map(|k| j + k + " and ".len());
+                let o = and.and_then(|k| number_at(b, k)).map_or(0, |(o, _)| o);
+                r.requested = Some(a.saturating_add(o));
+            }
+        }
+    }
+    // "`inputs` must have less than 4096 tokens. given: 4545"
+    if let Some(i) = text.find("must have less than ") {
+        let tail = &text[i..];
+        r.limit = number_after(tail, &["than "]).or(r.limit);
+        r.requested = number_after(tail, &["given: "]).or(r.requested);
+    }
+    // "input length 6491 exceeds context length 1500" (LM Studio); "the prompt (total length 25938) is too long to
+    // fit into the model (context length 4096)" (vLLM)
+    if text.contains("context length ") {
+        if let Some(n) = number_after(text, &["input length ", "total length "]) {
+            r.requested = Some(n);
+            r.limit = number_after(text, &["context length "]).or(r.limit);
+        }
+    }
+    // "length of prompt_tokens (68957) must be less than max_seq_len (65536)"
+    if let Some(i) = text.find("prompt_tokens (") {
+        let tail = &text[i..];
+        r.requested = number_after(tail, &["prompt_tokens ("]).or(r.requested);
+        r.limit = number_after(tail, &["max_seq_len ("]).or(r.limit);
+    }
 }
 
 /// The dimension whose `remaining` header is zero while the other's is not.
