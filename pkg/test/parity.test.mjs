@@ -76,6 +76,13 @@ test('explain-response: the same input gives the same output', () => {
     { status: 200, headers: {}, body: 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"error":{"message":"overloaded","type":"server_error"}}\n\n', stream: true },
     { status: 503, headers: { 'retry-after': 'Wed, 01 Jan 2025 12:00:10 GMT', date: 'Wed, 01 Jan 2025 12:00:00 GMT' }, body: 'Service Unavailable' },
     { status: null, headers: null, body: null },
+    // Shapes of issue 30: token-count context refusals, billing codes, daily caps, overloads without the word.
+    { status: 400, headers: {}, body: '{"message":"too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4292. Try using a shorter prompt, or enabling prompt truncating."}' },
+    { status: 400, headers: {}, body: '{"type":"error","error":{"type":"invalid_request_error","message":"input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again"}}' },
+    { status: 429, headers: {}, body: '{"error":{"code":"1113","message":"余额不足或无可用资源包,请充值。"}}' },
+    { status: 429, headers: {}, body: '{"error":{"message":"Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day","code":429}}' },
+    { status: 503, headers: {}, body: '{"error":"server busy, please try again.  maximum pending requests exceeded"}' },
+    { status: 402, headers: {}, body: '{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 65536 tokens, but can only afford 10114.","code":402}}' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -317,6 +317,13 @@ test('an error response is classified, with the next move', async () => {
       kind: 'quota_exhausted',
     },
     {
+      name: 'context-as-token-counts',
+      status: '400',
+      headers: '',
+      body: '{"message":"too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4292."}',
+      kind: 'context_length',
+    },
+    {
       name: 'overloaded',
       status: '529',
       headers: 'content-type: application/json',
