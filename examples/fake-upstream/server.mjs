@@ -45,10 +45,13 @@ export function charge(body) {
 }
 
 /** Starts the fake upstream. Resolves to `{url, stats, close()}`. */
-export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now, tls = null } = {}) {
+// `refuse(n, body)`: for the n-th request (from 1), a refusal to answer instead of the bucket's decision (`{status,
+// body, headers}`, e.g. a quota or an overload), or null. Every answer is logged in `stats.log` as `{t, call,
+// status, retry_after_ms}` (`call`: the request's `x-call-id` header), so a test can check what a client did.
+export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now, tls = null, refuse = null } = {}) {
   const tokens = new Bucket(tpm, now());
   const requests = new Bucket(rpm, now());
-  const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, charged: [] };
+  const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, refused: 0, charged: [], log: [] };
   const rateHeaders = () => ({
     'x-ratelimit-limit-tokens': String(tpm),
     'x-ratelimit-remaining-tokens': String(Math.max(0, Math.floor(tokens.level))),
@@ -63,6 +66,8 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
     req.on('end', () => {
       stats.requests++;
       const send = (status, body, extra = {}) => {
+        const ra = extra['retry-after'];
+        stats.log.push({ t: now(), call: req.headers['x-call-id'] ?? null, status, retry_after_ms: ra === undefined ? null : Number(ra) * 1000 });
         res.writeHead(status, { 'content-type': 'application/json', ...rateHeaders(), ...extra });
         res.end(JSON.stringify(body));
       };
@@ -72,6 +77,11 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
       } catch {
         stats.bad++;
         return send(400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
+      }
+      const injected = refuse?.(stats.requests, body);
+      if (injected) {
+        stats.refused++;
+        return send(injected.status, injected.body, injected.headers ?? {});
       }
       const t = now();
       tokens.refill(t);
