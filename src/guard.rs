@@ -776,6 +776,16 @@ fn bad_request(msg: &str) -> Answer {
     )
 }
 
+/// The gateway's own 503 (`retry-after: 1`): the target cannot be used now (its breaker is open, its shared ledger
+/// is unreachable).
+fn unavailable(error_type: &str, message: &str) -> Answer {
+    answer_json(
+        503,
+        vec![("retry-after".into(), "1".into())],
+        json!({"error": {"type": error_type, "message": message}}),
+    )
+}
+
 fn answer_json(status: u16, mut headers: Vec<(String, String)>, body: Value) -> Answer {
     headers.push(("content-type".into(), "application/json".into()));
     Answer {
@@ -1111,12 +1121,7 @@ impl Call {
             self.finish_hold(t, None, now_ms);
             self.emit(now_ms, CallEvent::BreakerOpen { target: t });
             let reason = format!("circuit open on {name}");
-            let answer = answer_json(
-                503,
-                vec![("retry-after".into(), "1".into())],
-                json!({"error": {"type": "overloaded_error", "message": reason}}),
-            );
-            self.move_on(answer, reason, None);
+            self.move_on(unavailable("overloaded_error", &reason), reason, None);
             return None;
         }
         let (shared, policy, on_fail) = (
@@ -1232,12 +1237,7 @@ impl Call {
                     self.finish_hold(t, None, now_ms);
                     self.emit(now_ms, event(LedgerMode::FailClosed, "unavailable"));
                     let reason = format!("the shared ledger is unreachable: {error}");
-                    let answer = answer_json(
-                        503,
-                        vec![("retry-after".into(), "1".into())],
-                        json!({"error": {"type": "ledger_unavailable", "message": reason}}),
-                    );
-                    self.move_on(answer, reason, None);
+                    self.move_on(unavailable("ledger_unavailable", &reason), reason, None);
                     false
                 }
             },

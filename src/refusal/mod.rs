@@ -811,11 +811,6 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
         r.window = Some(Window::Day);
-        r.dimension = match r.dimension {
-            Some(Dimension::Tokens) => Some(Dimension::TokensPerDay),
-            Some(Dimension::Requests) => Some(Dimension::RequestsPerDay),
-            d => d,
-        };
     } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
         r.kind = RefusalKind::Overloaded;
         r.retryable = true;

@@ -590,7 +590,6 @@ impl<U: Upstream> Driver<'_, U> {
                 .left_because
                 .take()
                 .unwrap_or_else(|| "route: the primary must wait".into());
-            r.attempt = 0;
             self.record(now, id, "fell_back", Some(p)).detail = Some(why);
         }
         self.reqs[id as usize].last_target = Some(p);
