@@ -16,7 +16,7 @@ for banned in clap indicatif rustls webpki-roots tiktoken-rs redis tokio hyper; 
 done
 echo "check-shape: the core's default build depends on: $(tr '\n' ' ' <<<"$tree")"
 
-crates=(llm-preflight llm-preflight-drill llm-preflight-redis llm-preflight-cli)
+crates=(llm-preflight llm-preflight-drill llm-preflight-redis llm-preflight-tower llm-preflight-cli)
 for crate in "${crates[@]}"; do
   RUSTDOCFLAGS="-D warnings" cargo doc -p "$crate" --no-deps --quiet
 done

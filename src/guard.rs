@@ -396,6 +396,27 @@ impl Guard {
         call
     }
 
+    /// [`Guard::start`] for a body as the bytes it came in: one that is not UTF-8 (so not JSON) gives a call whose
+    /// first step answers 400.
+    pub fn start_bytes(&self, body: &[u8], deadline_ms: u64, now_ms: u64) -> Call {
+        match std::str::from_utf8(body) {
+            Ok(text) => self.start(text, deadline_ms, now_ms),
+            Err(e) => {
+                let mut call = self.start("", deadline_ms, now_ms);
+                call.phase = Phase::Answer(bad_request(&format!(
+                    "the request body is not JSON: it is not UTF-8 ({e})"
+                )));
+                call
+            }
+        }
+    }
+
+    /// The targets' names, in order.
+    pub fn target_names(&self) -> Vec<String> {
+        let g = lock(&self.inner);
+        g.slots.iter().map(|s| s.target.name.clone()).collect()
+    }
+
     /// Tokens held by reservations in flight, over every target (tokens per minute, or input tokens where a target
     /// meters only those): zero when every call has ended.
     pub fn held_tokens(&self) -> u64 {
@@ -673,6 +694,59 @@ pub enum CallEvent {
         /// How.
         end: &'static str,
     },
+}
+
+impl CallEvent {
+    /// The event's snake_case name, as its JSON `event` member says it (`queued`, `sent`, `fell_back`, ...): a
+    /// label for logs and metrics.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            CallEvent::Queued { .. } => "queued",
+            CallEvent::Shed { .. } => "shed",
+            CallEvent::Sent { .. } => "sent",
+            CallEvent::BreakerOpen { .. } => "breaker_open",
+            CallEvent::Response { .. } => "response",
+            CallEvent::Settled { .. } => "settled",
+            CallEvent::Admitted { .. } => "admitted",
+            CallEvent::NeverSendable { .. } => "never_sendable",
+            CallEvent::Calibrated { .. } => "calibrated",
+            CallEvent::Released { .. } => "released",
+            CallEvent::Refused { .. } => "refused",
+            CallEvent::Retry { .. } => "retry",
+            CallEvent::FellBack { .. } => "fell_back",
+            CallEvent::Shrunk { .. } => "shrunk",
+            CallEvent::Ledger { .. } => "ledger",
+            CallEvent::LedgerError { .. } => "ledger_error",
+            CallEvent::TransportError { .. } => "transport_error",
+            CallEvent::Answered { .. } => "answered",
+            CallEvent::Ended { .. } => "ended",
+        }
+    }
+
+    /// The target the event is about (for a fallback, the one left), if any.
+    pub const fn target(&self) -> Option<usize> {
+        match *self {
+            CallEvent::Queued { target, .. }
+            | CallEvent::Shed { target, .. }
+            | CallEvent::Sent { target, .. }
+            | CallEvent::BreakerOpen { target }
+            | CallEvent::Response { target, .. }
+            | CallEvent::Settled { target, .. }
+            | CallEvent::Admitted { target }
+            | CallEvent::Calibrated { target, .. }
+            | CallEvent::Released { target }
+            | CallEvent::Refused { target, .. }
+            | CallEvent::Retry { target, .. }
+            | CallEvent::Ledger { target, .. }
+            | CallEvent::LedgerError { target, .. }
+            | CallEvent::TransportError { target } => Some(target),
+            CallEvent::FellBack { from, .. } => Some(from),
+            CallEvent::NeverSendable { .. }
+            | CallEvent::Shrunk { .. }
+            | CallEvent::Answered { .. }
+            | CallEvent::Ended { .. } => None,
+        }
+    }
 }
 
 /// What a response told the call about how to pass its body on.
@@ -1554,6 +1628,15 @@ impl Call {
         let name = g.slots[target].target.name.clone();
         drop(g);
         self.response = None;
+        if self.has_untried() {
+            self.emit(
+                now_ms,
+                CallEvent::FellBack {
+                    from: target,
+                    reason: "NoAnswer".into(),
+                },
+            );
+        }
         let reason = format!("no answer from {name}");
         let answer = answer_json(
             502,

@@ -853,3 +853,103 @@ fn a_call_shed_where_it_fits_is_not_told_to_shrink_by_a_target_too_small_for_it(
     drop(first);
     assert_eq!(guard.held_tokens(), 0);
 }
+
+#[test]
+fn a_body_that_is_not_utf8_is_answered_400_and_never_sent() {
+    let guard = Guard::new(vec![key("a", 10_000)], GuardConfig::default()).unwrap();
+    let mut call = guard.start_bytes(b"{\"model\":\"gpt-4o\",\"messages\":[\xff]}", 1_000, 0);
+    let Step::Answer(a) = call.poll(0) else {
+        panic!("a non-UTF-8 body is answered")
+    };
+    assert_eq!(a.status, 400);
+    assert!(a.body.contains("not UTF-8"), "{}", a.body);
+    assert!(call
+        .take_events()
+        .iter()
+        .all(|(_, e)| !matches!(e, CallEvent::Sent { .. })));
+    // Valid bytes go the same way as `start`.
+    let mut call = guard.start_bytes(chat(10, 20).as_bytes(), 1_000, 0);
+    assert!(matches!(call.poll(0), Step::Send { target: 0, .. }));
+    drop(call);
+    assert_eq!(guard.held_tokens(), 0);
+    assert_eq!(guard.target_names(), vec!["a".to_string()]);
+}
+
+#[test]
+fn event_names_and_targets_agree_with_their_json() {
+    let events = [
+        CallEvent::Queued {
+            target: 1,
+            eta_ms: 5,
+        },
+        CallEvent::Shed {
+            target: 1,
+            message: "full".into(),
+        },
+        CallEvent::Sent {
+            target: 0,
+            attempt: 2,
+        },
+        CallEvent::BreakerOpen { target: 1 },
+        CallEvent::Response {
+            target: 0,
+            status: 200,
+        },
+        CallEvent::Settled {
+            target: 0,
+            input_tokens: 1,
+            output_tokens: 2,
+            estimated_tokens: 1,
+            reported_tokens: None,
+        },
+        CallEvent::Admitted { target: 1 },
+        CallEvent::NeverSendable {
+            dimension: Dimension::Tokens,
+            limit: 1,
+            needed: 2,
+            excess: 1,
+        },
+        CallEvent::Calibrated {
+            target: 1,
+            answers: 3,
+            ratio: 1.1,
+        },
+        CallEvent::Released { target: 0 },
+        CallEvent::Refused {
+            target: 1,
+            kind: RefusalKind::Overloaded,
+            mid_stream: false,
+            retry_after_ms: None,
+        },
+        CallEvent::Retry {
+            target: 0,
+            at_ms: 9,
+        },
+        CallEvent::FellBack {
+            from: 1,
+            reason: "x".into(),
+        },
+        CallEvent::Shrunk { by_tokens: 4 },
+        CallEvent::Ledger {
+            target: 0,
+            mode: LedgerMode::Shared,
+            decision: "admitted",
+        },
+        CallEvent::LedgerError {
+            target: 1,
+            message: "down".into(),
+        },
+        CallEvent::TransportError { target: 0 },
+        CallEvent::Answered { status: 429 },
+        CallEvent::Ended { end: "answered" },
+    ];
+    for e in &events {
+        let v = serde_json::to_value(e).unwrap();
+        assert_eq!(v["event"], e.name(), "{v}");
+        let t = v
+            .get("target")
+            .or_else(|| v.get("from"))
+            .and_then(|t| t.as_u64());
+        assert_eq!(t, e.target().map(|t| t as u64), "{v}");
+    }
+}

@@ -7,7 +7,8 @@
 // - A request whose charge exceeds `tpm` by itself: 429 "Request too large ... Limit L, Requested R" (OpenAI's
 //   wording; it is never sendable). One that exceeds what is left: 429 "Rate limit reached ... Limit L, Used U,
 //   Requested R. Please try again in Xs." with `retry-after` and the x-ratelimit-* headers.
-// - Success: 200 with a chat.completion body and `usage`; unused output reservation is refunded when the answer
+// - Success: 200 with a chat.completion body and `usage` (with `stream: true`, server-sent chunks, the usage frame
+//   when `stream_options.include_usage`, and `[DONE]`); unused output reservation is refunded when the answer
 //   is sent (`completion_tokens` = min(max_tokens, 12)). Every answer carries x-ratelimit-{limit,remaining,reset}-
 //   {tokens,requests} (resets as durations such as `6.3s`, `577ms`, `1m0s`).
 import { createServer } from 'node:http';
@@ -46,12 +47,13 @@ export function charge(body) {
 
 /** Starts the fake upstream. Resolves to `{url, stats, close()}`. */
 // `refuse(n, body)`: for the n-th request (from 1), a refusal to answer instead of the bucket's decision (`{status,
-// body, headers}`, e.g. a quota or an overload), or null. Every answer is logged in `stats.log` as `{t, call,
+// body, headers}`, e.g. a quota or an overload), `{stream_error}` (a `stream: true` request is admitted and its
+// stream carries that error frame after its first words), or null. Every answer is logged in `stats.log` as `{t, call,
 // status, retry_after_ms}` (`call`: the request's `x-call-id` header), so a test can check what a client did.
 export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gpt-4o-mini', port = 0, now = Date.now, tls = null, refuse = null } = {}) {
   const tokens = new Bucket(tpm, now());
   const requests = new Bucket(rpm, now());
-  const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, refused: 0, charged: [], log: [] };
+  const stats = { requests: 0, ok: 0, rate_limited: 0, too_large: 0, bad: 0, refused: 0, stream_errors: 0, charged: [], log: [] };
   const rateHeaders = () => ({
     'x-ratelimit-limit-tokens': String(tpm),
     'x-ratelimit-remaining-tokens': String(Math.max(0, Math.floor(tokens.level))),
@@ -79,7 +81,9 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
         return send(400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
       }
       const injected = refuse?.(stats.requests, body);
-      if (injected) {
+      // `stream_error` is not a refusal: the request is admitted, and its stream fails after some output.
+      const streamError = body.stream === true ? injected?.stream_error : undefined;
+      if (injected && !injected.stream_error) {
         stats.refused++;
         return send(injected.status, injected.body, injected.headers ?? {});
       }
@@ -104,12 +108,35 @@ export async function startFakeUpstream({ tpm = 10_000, rpm = 1_000, model = 'gp
       tokens.level = Math.min(tpm, tokens.level + (c.cap - Math.min(c.cap, completion)));
       stats.ok++;
       stats.charged.push(c.total);
+      const usage = { prompt_tokens: c.prompt, completion_tokens: completion, total_tokens: c.prompt + completion };
+      if (body.stream === true) return stream(req, res, { t, model, usage, error: streamError, includeUsage: body.stream_options?.include_usage === true });
       send(200, {
         id: `chatcmpl-fake${stats.ok}`, object: 'chat.completion', created: Math.floor(t / 1000), model,
         choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the fake upstream.' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: c.prompt, completion_tokens: completion, total_tokens: c.prompt + completion },
+        usage,
       });
     });
+  };
+  // A `stream: true` request: OpenAI's server-sent chat.completion.chunk frames, the usage frame when
+  // `stream_options.include_usage` asks, then `[DONE]`; or, when `refuse` gave `{stream_error}`, an error frame
+  // after the first words and no `[DONE]` (as providers fail a stream that has begun).
+  const stream = (req, res, { t, model, usage, error, includeUsage }) => {
+    stats.log.push({ t: now(), call: req.headers['x-call-id'] ?? null, status: 200, retry_after_ms: null, stream_error: error !== undefined });
+    if (error !== undefined) stats.stream_errors++;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...rateHeaders() });
+    const base = { id: `chatcmpl-fake${stats.ok}`, object: 'chat.completion.chunk', created: Math.floor(t / 1000), model };
+    const frame = (o) => res.write(`data: ${JSON.stringify({ ...base, ...o })}\n\n`);
+    frame({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+    frame({ choices: [{ index: 0, delta: { content: 'Hello from' }, finish_reason: null }] });
+    if (error !== undefined) {
+      res.write(`data: ${JSON.stringify(error)}\n\n`);
+      return res.end();
+    }
+    frame({ choices: [{ index: 0, delta: { content: ' the fake upstream.' }, finish_reason: null }] });
+    frame({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    if (includeUsage) frame({ choices: [], usage });
+    res.write('data: [DONE]\n\n');
+    res.end();
   };
   // `tls: {key, cert}` (PEM) serves https instead, for clients that must be tested over TLS.
   const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
