@@ -542,8 +542,10 @@ async fn a_failed_upstream_releases_the_reservation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn five_hundred_calls_at_three_times_the_ceiling() {
     const TPM: u64 = 9_000;
+    // The primary's request limit is not configured: the guard learns it from the x-ratelimit-* headers.
+    const RPM: u64 = 300;
     let deadline = Duration::from_secs(8);
-    let mut primary = Upstream::start_with(TPM, 1_000, "mixed");
+    let mut primary = Upstream::start_with(TPM, RPM, "mixed");
     let mut backup = Upstream::start_with(3_000, 1_000, "");
     let mut config = Config::new(
         primary.url.clone(),
@@ -577,6 +579,7 @@ async fn five_hundred_calls_at_three_times_the_ceiling() {
     // that is ~11.8 a second, so the 500 calls arrive over about 42 seconds.
     let gap = Duration::from_secs_f64(1.0 / 11.8);
     let mut calls = Vec::new();
+    let t0_wall = wall_ms();
     for i in 0..500u32 {
         let too_big = i % 50 == 7; // 10 calls whose cap is larger than either whole budget
         let stream = i % 4 == 1;
@@ -603,21 +606,34 @@ async fn five_hundred_calls_at_three_times_the_ceiling() {
                 .await
                 .expect("a whole body")
                 .to_bytes();
-            (i, status, body, t0.elapsed())
+            (i, status, body, t0.elapsed(), wall_ms())
         }));
         tokio::time::sleep(gap).await;
     }
     let mut statuses = BTreeMap::new();
     let mut late = Vec::new();
+    let mut answered_by_guard = Vec::new();
+    let mut never = 0;
     for c in calls {
-        let (i, status, _, took) = c.await.unwrap();
+        let (i, status, body, took, at) = c.await.unwrap();
         *statuses.entry(status).or_insert(0u32) += 1;
+        let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        if status == 413 && v["error"]["type"] == "never_sendable" {
+            never += 1;
+        }
+        if status == 413 && v["error"]["type"] == "never_sendable" || v["error"]["type"] == "shed" {
+            answered_by_guard.push(at);
+        }
         if took > deadline + Duration::from_secs(1) {
             late.push((i, took));
         }
     }
     let (p, b) = (primary.stats(), backup.stats());
     let counts = counts.lock().unwrap().clone();
+    if let Ok(path) = std::env::var("LOAD_CHART") {
+        std::fs::write(&path, chart(t0_wall, &p, &b, &answered_by_guard)).expect("write the chart");
+        eprintln!("chart written to {path}");
+    }
     eprintln!(
         "statuses {statuses:?}; events {counts:?}; primary requests {} ok {} rate_limited {} refused {} stream_errors {}; backup requests {} ok {}",
         p["requests"], p["ok"], p["rate_limited"], p["refused"], p["stream_errors"], b["requests"], b["ok"]
@@ -631,7 +647,10 @@ async fn five_hundred_calls_at_three_times_the_ceiling() {
         0,
         "no never-sendable request reached an upstream"
     );
-    assert_eq!(statuses.get(&413), Some(&10), "{statuses:?}");
+    assert_eq!(
+        never, 10,
+        "the never-sendable calls answered 413 by the guard: {statuses:?}"
+    );
     // No send before a retry-after the upstream gave that call, nor after a quota refusal or a stream that failed
     // after its output began, on the same upstream.
     for log in [&p["log"], &b["log"]] {
@@ -647,6 +666,10 @@ async fn five_hundred_calls_at_three_times_the_ceiling() {
                 }
                 let quota = prev["status"] == 429 && prev["retry_after_ms"].is_null();
                 assert!(!quota, "call {call} retried after a quota refusal");
+                assert!(
+                    prev["status"] != 413,
+                    "call {call} resent as it was after a 413"
+                );
                 assert!(
                     prev["stream_error"] != true,
                     "call {call} resent after its stream failed"
@@ -728,4 +751,99 @@ async fn get(addr: SocketAddr, path: &str) -> (StatusCode, HeaderMap, Bytes) {
         head.headers,
         body.collect().await.unwrap().to_bytes(),
     )
+}
+
+fn wall_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+        * 1000.0
+}
+
+/// One run as an SVG: per second, what each upstream answered (from its own log) and what the guard answered
+/// itself. `LOAD_CHART=docs/guard-load.svg cargo test -p rust-router --test router five_hundred` draws the README's.
+fn chart(t0: f64, primary: &Value, backup: &Value, guard: &[f64]) -> String {
+    const SECONDS: usize = 46;
+    // Series: primary 200, backup 200, primary refusals (429, 413, 5xx, an error frame in a 200), guard's answers.
+    let mut bins = vec![[0u32; 4]; SECONDS];
+    let mut put = |t: f64, series: usize| {
+        let s = (((t - t0) / 1000.0).max(0.0) as usize).min(SECONDS - 1);
+        bins[s][series] += 1;
+    };
+    for (log, ok) in [(&primary["log"], 0), (&backup["log"], 1)] {
+        for e in log.as_array().unwrap() {
+            let t = e["t"].as_f64().unwrap();
+            let fine = e["status"] == 200 && e["stream_error"] != true;
+            put(t, if fine { ok } else { 2 });
+        }
+    }
+    for &t in guard {
+        put(t, 3);
+    }
+    let colours = ["#2b8a3e", "#1c7ed6", "#e8590c", "#868e96"];
+    let labels = [
+        "primary answered 200",
+        "backup answered 200",
+        "an upstream refused (429, 413, 529, 503, error frame)",
+        "the guard answered itself (413 never-sendable, 429 shed)",
+    ];
+    let top = bins
+        .iter()
+        .map(|b| b.iter().sum::<u32>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let (w, h, left, bottom, plot_h) = (760.0, 330.0, 40.0, 290.0, 200.0);
+    let bar_w = (w - left - 20.0) / SECONDS as f64;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">
+<rect width="100%" height="100%" fill="white"/>
+<text x="{left}" y="16" font-size="13">500 calls at 3x the primary's ceiling through the tower Layer (one run): upstream requests per second</text>
+"#
+    );
+    for (i, (c, l)) in colours.iter().zip(labels).enumerate() {
+        let (x, y) = (left + (i % 2) as f64 * 360.0, 34.0 + (i / 2) as f64 * 16.0);
+        svg += &format!(
+            "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{c}\"/><text x=\"{}\" y=\"{}\">{l}</text>\n",
+            y - 9.0,
+            x + 14.0,
+            y
+        );
+    }
+    for k in 0..=4 {
+        let v = top as f64 * k as f64 / 4.0;
+        let y = bottom - plot_h * k as f64 / 4.0;
+        svg += &format!(
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\" stroke=\"#dee2e6\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{v:.0}</text>\n",
+            w - 20.0,
+            left - 4.0,
+            y + 4.0
+        );
+    }
+    for (s, b) in bins.iter().enumerate() {
+        let mut y = bottom;
+        for (series, &n) in b.iter().enumerate() {
+            let hgt = plot_h * n as f64 / top as f64;
+            if n > 0 {
+                svg += &format!(
+                    "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{hgt:.1}\" fill=\"{}\"><title>{s} s: {n}</title></rect>\n",
+                    left + s as f64 * bar_w + 1.0,
+                    y - hgt,
+                    bar_w - 2.0,
+                    colours[series]
+                );
+            }
+            y -= hgt;
+        }
+        if s % 5 == 0 {
+            svg += &format!(
+                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{s}s</text>\n",
+                left + s as f64 * bar_w + bar_w / 2.0,
+                bottom + 14.0
+            );
+        }
+    }
+    svg += "</svg>\n";
+    svg
 }
