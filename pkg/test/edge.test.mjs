@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import * as lp from 'llm-preflight';
 import { corpusSamples } from './helpers.mjs';
-import { probe } from './edge/probe.mjs';
+import { probe, probeGuard } from './edge/probe.mjs';
 
 const require = createRequire(import.meta.url);
 const esbuild = require('esbuild');
@@ -49,13 +49,21 @@ function project(what) {
 }
 
 const texts = corpusSamples(1).map((s) => s.text.slice(0, 6000));
-const want = probe(lp, texts);
+const want = { ...probe(lp, texts), guard: await probeGuard(lp) };
 
 test('the probe itself sees every corpus kind and the bad calls fail as errors', () => {
   assert.ok(texts.length >= 25, `only ${texts.length} corpus samples`);
   assert.equal(want.errors, 1000);
   assert.equal(want.check.verdict, 'never_sendable');
   assert.deepEqual(want.after, want.estimates[0]);
+  // The guard probe: 413 unsent, a 503 fallen back from, a stream passed through whole, nothing held.
+  assert.deepEqual(want.guard.never, [413, 'never_sendable']);
+  assert.equal(want.guard.fallback[0], 200);
+  assert.equal(want.guard.stream[0], 200);
+  assert.ok(want.guard.stream[1].endsWith('data: [DONE]\n\n'));
+  assert.ok(want.guard.events.includes('fallback:primary'), want.guard.events.join(' '));
+  assert.ok(want.guard.seen.some((u) => u.startsWith('https://backup.test/')));
+  assert.deepEqual(want.guard.state, { held_tokens: 0, in_flight: 0 });
 });
 
 test('Deno imports the installed package (its web build) and answers as node does', () => {
@@ -65,9 +73,10 @@ test('Deno imports the installed package (its web build) and answers as node doe
     writeFileSync(join(dir, 'texts.json'), JSON.stringify(texts));
     writeFileSync(join(dir, 'main.mjs'), `
 import * as lp from 'llm-preflight';
-import { probe } from './probe.mjs';
+import { probe, probeGuard } from './probe.mjs';
 import texts from './texts.json' with { type: 'json' };
-console.log(JSON.stringify({ resolved: import.meta.resolve('llm-preflight'), result: probe(lp, texts) }));
+const result = { ...probe(lp, texts), guard: await probeGuard(lp) };
+console.log(JSON.stringify({ resolved: import.meta.resolve('llm-preflight'), result }));
 `);
     // No permissions at all: the web build reads nothing and fetches nothing.
     const out = execFileSync(deno(), ['run', '--no-prompt', '--quiet', join(dir, 'main.mjs')], {
@@ -102,11 +111,11 @@ test('workerd serves a bundled worker that answers as node does', async () => {
     copyFileSync(join(here, 'edge', 'probe.mjs'), join(dir, 'probe.mjs'));
     writeFileSync(join(dir, 'worker.mjs'), `
 import * as lp from 'llm-preflight';
-import { probe } from './probe.mjs';
+import { probe, probeGuard } from './probe.mjs';
 export default {
   async fetch(request) {
     const texts = await request.json();
-    return Response.json(probe(lp, texts));
+    return Response.json({ ...probe(lp, texts), guard: await probeGuard(lp) });
   },
 };
 `);

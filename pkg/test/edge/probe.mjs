@@ -44,3 +44,48 @@ export function probe(lp, texts) {
   out.after = lp.estimate(texts[0], { profile: 'o200k' });
   return out;
 }
+
+/**
+ * `guard(fetch)` over a scripted fetch (no network): a never-sendable call, a fallback from a 503, a stream passed
+ * through. Plain data out (statuses, bodies, event types), as the other probe.
+ */
+export async function probeGuard(lp) {
+  const seen = [];
+  const enc = new TextEncoder();
+  const fake = async (url, init) => {
+    seen.push(url);
+    if (url.startsWith('https://primary.test/')) {
+      return new Response('{"error":{"message":"The server is overloaded or not ready yet.","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } });
+    }
+    if (JSON.parse(init.body).stream) {
+      const frames = ['data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n', 'data: {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":1}}\n\n', 'data: [DONE]\n\n'];
+      const body = new ReadableStream({ start(c) { for (const f of frames) c.enqueue(enc.encode(f)); c.close(); } });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }
+    return new Response('{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":3}}', { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const events = [];
+  const guarded = lp.guard(fake, {
+    providers: [
+      { name: 'primary', base_url: 'https://primary.test', provider: 'open_ai', budget: { tpm: 10000 } },
+      { name: 'backup', base_url: 'https://backup.test', provider: 'open_ai', budget: { tpm: 10000 } },
+    ],
+    deadline_ms: 5000,
+    // No jitter: each retry of the 503 comes at once, so the path is the same in every runtime and run.
+    random: () => 0,
+    onEvent: (e) => events.push(`${e.type}:${e.provider ?? ''}`),
+  });
+  const url = 'https://primary.test/v1/chat/completions';
+  const call = (extra) => guarded(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 20, ...extra }) });
+  const out = {};
+  let r = await call({ max_tokens: 50000 });
+  out.never = [r.status, (await r.json()).error.type];
+  r = await call({});
+  out.fallback = [r.status, await r.text()];
+  r = await call({ stream: true });
+  out.stream = [r.status, await r.text()];
+  out.events = events;
+  out.seen = seen;
+  out.state = guarded.state();
+  return out;
+}
