@@ -125,6 +125,43 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // A 20 MB base64 PNG (4000 × 3000): its header read from the text, and the whole body priced once parsed.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(4000u32.to_be_bytes());
+    png.extend(3000u32.to_be_bytes());
+    png.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    png.resize(15 << 20, 0x5a);
+    let big = base64(&png);
+    let body: serde_json::Value = serde_json::json!({"model": "gpt-4o", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What is in this picture?"},
+        {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{big}")}}]}]});
+    let mut g = c.benchmark_group("media");
+    g.bench_function("20 MB base64 PNG: header", |b| {
+        b.iter(|| llm_preflight::internals::media::image_base64(black_box(&big)))
+    });
+    g.bench_function("20 MB base64 PNG: request priced (parsed body)", |b| {
+        b.iter(|| llm_preflight::estimate_request_value(black_box(&body), None, None))
+    });
+    g.finish();
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(bytes.len() / 3 * 4 + 4);
+    for c in bytes.chunks(3) {
+        let v = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..4 {
+            s.push(if i <= c.len() {
+                A[(v >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    s
 }
 
 criterion_group!(benches, bench);

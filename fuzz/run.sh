@@ -33,7 +33,7 @@ else
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(estimate_text scan_oracle headers classify stream_error request profile_json log_rows guard_events)
+    targets=(estimate_text scan_oracle headers classify stream_error request profile_json log_rows guard_events media)
 fi
 
 cargo +nightly fuzz build -O -s "$sanitizer" || exit 1

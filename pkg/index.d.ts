@@ -85,6 +85,28 @@ export class Estimator {
 
 export type Api = 'open_ai_chat' | 'open_ai_responses' | 'anthropic_messages' | 'gemini_generate_content';
 
+/** One image, PDF or audio part of a request, priced by its provider's documented rule for the model. */
+export interface MediaPart {
+  /** Where it is in the body (a JSON pointer). */
+  pointer: string;
+  kind: 'image' | 'document' | 'audio';
+  /** `base64`: measured from its bytes; `url` or `file`: not there to measure. */
+  source: 'base64' | 'url' | 'file';
+  /** `png`, `jpeg`, `gif`, `webp`, `pdf`, `wav`, `mp3`, when read. */
+  format: string | null;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+  duration_ms: number | null;
+  /** Tokens at the point estimate, and the band. */
+  tokens: number;
+  low: number;
+  high: number;
+  rule: 'openai_tile' | 'openai_patch' | 'anthropic' | 'gemini_tiles' | 'fixed' | 'pdf_pages' | 'audio_seconds';
+  /** Whether its size, pages or duration were read; `false`: priced as the rule's documented band. */
+  measured: boolean;
+}
+
 export interface RequestEstimate {
   api: Api;
   model: string | null;
@@ -95,10 +117,12 @@ export interface RequestEstimate {
   max_output: number | null;
   messages: number;
   tools: number;
-  /** Some parts could not be priced: the estimate is a lower bound. */
+  /** Some parts could not be measured (a URL, a file id): they are priced as their rules' documented bands. */
   incomplete: boolean;
-  /** JSON pointers of the unpriced parts. */
+  /** JSON pointers of the parts that could not be measured. */
   unpriced: string[];
+  /** Each media part and what it was priced at. */
+  media: MediaPart[];
 }
 
 /** A request body: JSON text or the object itself. */
@@ -151,7 +175,8 @@ export type Check =
   | (CheckCommon & { verdict: 'queueable'; wait_ms: number; dimension: Dimension; limit: number | null; excess: null })
   | (CheckCommon & { verdict: 'never_sendable'; wait_ms: null; dimension: Dimension; limit: number; excess: number });
 
-export type CheckResult = Check & { estimate: Estimate };
+/** `unpriced` and `media`: a request body's parts that could not be measured, and each media part (empty for a prompt). */
+export type CheckResult = Check & { estimate: Estimate; unpriced: string[]; media: MediaPart[] };
 
 export interface CheckOptions extends BudgetOptions {
   profile?: ProfileName | string | LoadedProfile;

@@ -62,6 +62,7 @@ mod exact;
 mod explain;
 mod guard;
 mod headers;
+mod media;
 mod preflight;
 mod refusal;
 mod retry;
@@ -79,6 +80,7 @@ pub use scan::Class;
 
 // Request bodies, costs and verdicts.
 pub use dimension::{Dimension, PerDimension};
+pub use media::{ImageFormat, ImageRule, MediaKind, MediaPart};
 pub use names::UnknownName;
 pub use preflight::budget::{AbsentCap, Budget, Provider, ReservationProfile};
 pub use preflight::check::{check_request, CheckInput, CheckOutcome};
@@ -140,6 +142,8 @@ pub mod internals {
             FEATURE_NAMES, NF,
         };
     }
+    /// The media header readers (for the fuzz targets and the benchmark).
+    pub use crate::media::probe as media;
     /// Pricing counted features, and the pieces of the band.
     pub mod estimate {
         pub use crate::content::repeat_share;

@@ -478,7 +478,10 @@ fn openai_chat_body_counts_messages_tools_and_cap() {
     assert_eq!(r.model.as_deref(), Some("gpt-4o"));
     assert_eq!(r.max_output, Some(500));
     assert_eq!((r.messages, r.tools), (2, 1));
-    assert_eq!(r.media_tokens, OPENAI_LOW_DETAIL_IMAGE);
+    // A low-detail image on gpt-4o is its base cost, whatever its size (no bytes needed).
+    assert_eq!(r.media_tokens, 85);
+    assert_eq!(r.media.len(), 1);
+    assert!(r.media[0].measured);
     assert!(!r.incomplete);
     let expected_overhead = 2 * OPENAI_PER_MESSAGE
         + OPENAI_REPLY_PRIMING
@@ -502,14 +505,8 @@ fn openai_chat_body_counts_messages_tools_and_cap() {
         "f",
     ];
     let text_est = estimate(&pieces.join("\n"), Profile::O200k);
-    assert_eq!(
-        r.estimate.tokens,
-        text_est.tokens + expected_overhead + OPENAI_LOW_DETAIL_IMAGE
-    );
-    assert_eq!(
-        r.estimate.low,
-        text_est.low + expected_overhead + OPENAI_LOW_DETAIL_IMAGE
-    );
+    assert_eq!(r.estimate.tokens, text_est.tokens + expected_overhead + 85);
+    assert_eq!(r.estimate.low, text_est.low + expected_overhead + 85);
     let cost = r.cost();
     assert_eq!(cost.max_output, Some(500));
 }
@@ -553,7 +550,8 @@ fn other_apis_are_detected_and_counted() {
     assert_eq!(r.api, Api::GeminiGenerateContent);
     assert_eq!(r.estimate.profile, Profile::Gemini);
     assert_eq!(r.max_output, Some(256));
-    assert_eq!(r.media_tokens, GEMINI_IMAGE_TILE);
+    // "AAAA" is no image header: priced as the rule's band, 258 (a small image) to 2,304.
+    assert_eq!((r.media[0].low, r.media[0].high), (258, 2304));
     assert!(r.incomplete);
 
     let responses = r#"{"model":"o3-mini","instructions":"Be brief.","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]}],

@@ -298,6 +298,9 @@ export function makeApi(w, loadLazy) {
       optNum(o.max_tokens, 'max_tokens'), optStr(o.policy, 'policy'), t,
     ));
     if (rc) out.estimate = rc.estimate;
+    // What of a request could not be measured (a URL, a file id), and what each media part was priced at.
+    out.unpriced = rc?.unpriced ?? [];
+    out.media = rc?.media ?? [];
     return out;
   }
 

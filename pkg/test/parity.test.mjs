@@ -39,6 +39,18 @@ test('check: prompts and request bodies, with budgets and remaining tokens', () 
   writeFileSync(bodyPath, body);
   const promptPath = join(tmp, 'prompt.txt');
   writeFileSync(promptPath, prompt);
+  // A multimodal body: a 1024 × 1024 PNG as a data: URL (its header read), and an image by URL (a band).
+  const ihdr = Buffer.alloc(8);
+  ihdr.writeUInt32BE(1024, 0);
+  ihdr.writeUInt32BE(1024, 4);
+  const pngHeader = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), ihdr, Buffer.alloc(300, 7)]);
+  const media = JSON.stringify({ model: 'gpt-4o', max_tokens: 300, messages: [{ role: 'user', content: [
+    { type: 'text', text: 'Compare these.' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${pngHeader.toString('base64')}` } },
+    { type: 'image_url', image_url: { url: 'https://example.com/chart.png' } },
+  ] }] });
+  const mediaPath = join(tmp, 'media.json');
+  writeFileSync(mediaPath, media);
   const cases = [
     [['--tpm', '100000'], {}],
     [['--tpm', '200'], {}],
@@ -47,14 +59,19 @@ test('check: prompts and request bodies, with budgets and remaining tokens', () 
     [['--tpm', '30000', '--policy', 'conservative', '--max-tokens', '29000'], { policy: 'conservative', max_tokens: 29000 }],
     [['--tpm', '30000', '--model', 'claude-sonnet-4'], { model: 'claude-sonnet-4' }],
   ];
+  const m = check(JSON.parse(media), { tpm: 30000 });
+  assert.equal(m.incomplete, true);
+  assert.deepEqual(m.unpriced, ['/messages/0/content/2']);
+  assert.equal(m.media[0].tokens, 765);
+  assert.equal(m.media[0].width, 1024);
   for (const [flags, opts] of cases) {
     const tpm = Number(flags[1]);
-    for (const [file, input, extra] of [[promptPath, prompt, []], [bodyPath, JSON.parse(body), ['--request']]]) {
+    for (const [file, input, extra] of [[promptPath, prompt, []], [bodyPath, JSON.parse(body), ['--request']], [mediaPath, JSON.parse(media), ['--request']]]) {
       const want = JSON.parse(run(['check', ...flags, ...extra, file]));
       const got = check(input, { tpm, ...opts });
       delete want.estimate.source;
       delete got.estimate.mix;
-      const keys = ['verdict', 'dimension', 'needed', 'limit', 'excess', 'estimate'];
+      const keys = ['verdict', 'dimension', 'needed', 'limit', 'excess', 'estimate', 'incomplete', 'unpriced', 'media'];
       const pick = (o) => Object.fromEntries(keys.map((k) => [k, o[k]]));
       assert.deepEqual(pick(got), pick(want), `${flags.join(' ')} ${extra.join(' ')}`);
       // Waits are measured from each side's own clock reading: equal to within the time between the two calls.

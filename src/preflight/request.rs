@@ -29,16 +29,17 @@
 //!
 //! # Media
 //!
-//! Images and audio are not text. Priced where the provider documents a simple cost: an OpenAI image with
-//! `detail: "low"` is [`OPENAI_LOW_DETAIL_IMAGE`] = 85 tokens (GPT-4o / 4.1 vision guide). Everything else
-//! (OpenAI high/auto detail, which depends on the image's size; Anthropic images, `width × height / 750`; Gemini
-//! images, 258 tokens per 768-pixel tile; audio, files, video) is counted at its documented floor where there is
-//! one (Gemini: [`GEMINI_IMAGE_TILE`] = 258 per image) and the estimate is flagged incomplete, with the JSON
-//! pointer of each unpriced part.
+//! Images, PDFs and audio are priced from the bytes the body carries (an image's size from its header, a PDF's
+//! pages, a clip's duration) by each provider's documented rule for the model (the `media` module, which cites
+//! them): OpenAI's tile and patch rules, Anthropic's 28-px visual tokens, Gemini's tiles and media resolutions.
+//! Each is a [`MediaPart`] of the estimate. A part whose bytes are not there (a URL, a file id) or cannot be read
+//! is priced as the rule's documented band, floor to ceiling, and listed in `unpriced` with the estimate flagged
+//! incomplete; a conservative verdict decides at the ceiling. Video and other files are unpriced at 0.
 
 use super::error::{count_from_f64, PreflightError};
 use super::verdict::{Band, Cost};
 use crate::estimate::{Estimate, Estimator};
+use crate::media::{Data, MediaPart, Pricing};
 use crate::names::{Names, UnknownName};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
@@ -65,16 +66,12 @@ pub const OPENAI_PER_ENUM_PROPERTY: i64 = -2;
 pub const OPENAI_CL100K_PER_TOOL: u64 = 11;
 /// OpenAI, cl100k models: per enum value (measured).
 pub const OPENAI_CL100K_PER_ENUM_ITEM: u64 = 3;
-/// OpenAI: an image with `detail: "low"` (documented).
-pub const OPENAI_LOW_DETAIL_IMAGE: u64 = 85;
 /// Anthropic: per message (assumed; no public tokenizer).
 pub const ANTHROPIC_PER_MESSAGE: u64 = 4;
 /// Anthropic: the tool-use system prompt (documented for Claude 4 / 3.7, tool_choice auto or none).
 pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
 /// Gemini: per content turn (assumed; no public tokenizer for Gemini's chat format).
 pub const GEMINI_PER_CONTENT: u64 = 4;
-/// Gemini: an image up to 384 pixels both ways, and each 768×768 tile of a larger one (documented).
-pub const GEMINI_IMAGE_TILE: u64 = 258;
 
 impl std::str::FromStr for Api {
     type Err = UnknownName;
@@ -195,8 +192,10 @@ pub struct RequestEstimate {
     pub estimate: Estimate,
     /// Structural tokens included (per message, per tool, reply priming).
     pub overhead_tokens: u64,
-    /// Documented media costs included (low-detail images, Gemini image floors).
+    /// Media tokens included at the point estimate (the sum over `media`).
     pub media_tokens: u64,
+    /// Each image, PDF and audio part, with its size, pages or duration and what it was priced at.
+    pub media: Vec<MediaPart>,
     /// The body's output cap (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, `maxOutputTokens`).
     pub max_output: Option<u64>,
     /// Messages (turns, input items) counted.
@@ -272,6 +271,16 @@ pub fn estimate_request_priced(
             .unwrap_or(api.default_profile())
             .into()
     });
+    let family = match api {
+        Api::OpenAiChat | Api::OpenAiResponses => "openai",
+        Api::AnthropicMessages => "anthropic",
+        Api::GeminiGenerateContent => "gemini",
+    };
+    let resolution = body
+        .pointer("/generationConfig/mediaResolution")
+        .or_else(|| body.pointer("/generation_config/media_resolution"))
+        .and_then(resolution_level)
+        .map(str::to_string);
     let mut w = Walker {
         cl100k: tables.base() == Profile::Cl100k,
         est: Estimator::new(tables.base()),
@@ -281,6 +290,12 @@ pub fn estimate_request_priced(
         tools: 0,
         unpriced: Vec::new(),
         fed: false,
+        pricing: Pricing {
+            api: family,
+            model: model.clone().unwrap_or_default(),
+            resolution,
+        },
+        parts: Vec::new(),
     };
     let max_output = match api {
         Api::OpenAiChat => {
@@ -307,16 +322,25 @@ pub fn estimate_request_priced(
         }
     };
     let mut estimate = w.est.finish_as(tables);
-    let extra = w.overhead + w.media;
-    estimate.tokens += extra;
-    estimate.low += extra;
-    estimate.high += extra;
+    let (mut tokens, mut low, mut high) = (w.media, w.media, w.media);
+    for p in &w.parts {
+        tokens += p.tokens;
+        low += p.low;
+        high += p.high;
+        if !p.measured {
+            w.unpriced.push(p.pointer.clone());
+        }
+    }
+    estimate.tokens += w.overhead + tokens;
+    estimate.low += w.overhead + low;
+    estimate.high += w.overhead + high;
     Ok(RequestEstimate {
         api,
         model,
         estimate,
         overhead_tokens: w.overhead,
-        media_tokens: w.media,
+        media_tokens: tokens,
+        media: w.parts,
         max_output,
         messages: w.messages,
         tools: w.tools,
@@ -360,6 +384,19 @@ struct Walker {
     tools: u64,
     unpriced: Vec<String>,
     fed: bool,
+    pricing: Pricing,
+    parts: Vec<MediaPart>,
+}
+
+/// Gemini's media resolution, as a string or `{level: ...}`.
+fn resolution_level(v: &Value) -> Option<&str> {
+    v.as_str()
+        .or_else(|| v.get("level").and_then(Value::as_str))
+}
+
+/// Whether a MIME type or file name is a PDF.
+fn is_pdf(mime: &str) -> bool {
+    mime.eq_ignore_ascii_case("application/pdf") || mime.to_ascii_lowercase().ends_with(".pdf")
 }
 
 fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], PreflightError> {
@@ -513,11 +550,39 @@ impl Walker {
                                 .pointer("/image_url/detail")
                                 .or_else(|| part.get("detail"))
                                 .and_then(Value::as_str);
-                            if detail == Some("low") {
-                                self.media += OPENAI_LOW_DETAIL_IMAGE;
+                            // Chat: `image_url: {url}` (Mistral: a bare string); Responses: `image_url` or `file_id`.
+                            let url = part
+                                .pointer("/image_url/url")
+                                .or_else(|| part.get("image_url"))
+                                .and_then(Value::as_str);
+                            let data = url.map_or(Data::Elsewhere("file"), Data::url);
+                            let m = self.pricing.image(pp, data, detail, None);
+                            self.parts.push(m);
+                        }
+                        "file" | "input_file" => {
+                            // Chat: `file: {file_data, file_id, filename}`; Responses: the same members on the part.
+                            let f = part.get("file").unwrap_or(part);
+                            let name = f.get("filename").and_then(Value::as_str).unwrap_or("");
+                            let data = f.get("file_data").and_then(Value::as_str);
+                            let mime = data
+                                .and_then(|d| d.strip_prefix("data:"))
+                                .and_then(|d| d.split([';', ',']).next())
+                                .unwrap_or("");
+                            if is_pdf(mime) || is_pdf(name) || (data.is_none() && name.is_empty()) {
+                                let data = data.map_or(Data::Elsewhere("file"), Data::url);
+                                let m = self.pricing.pdf(pp, data);
+                                self.parts.push(m);
                             } else {
-                                self.unpriced(pp, OPENAI_LOW_DETAIL_IMAGE);
+                                self.unpriced(pp, 0);
                             }
+                        }
+                        "input_audio" => {
+                            let data = part
+                                .pointer("/input_audio/data")
+                                .and_then(Value::as_str)
+                                .map_or(Data::Elsewhere("file"), Data::Base64);
+                            let m = self.pricing.audio(pp, data);
+                            self.parts.push(m);
                         }
                         "" if part.is_string() => self.json_text(part),
                         "" => return Err(shape(&pp, "a content part with a `type`")),
@@ -737,6 +802,35 @@ impl Walker {
                             Some(other) => self.json_text(other),
                             None => {}
                         },
+                        Some(t @ ("image" | "document")) => {
+                            let src = b.get("source").unwrap_or(&Value::Null);
+                            let media_type =
+                                src.get("media_type").and_then(Value::as_str).unwrap_or("");
+                            let data = match src.get("type").and_then(Value::as_str) {
+                                Some("base64") => src
+                                    .get("data")
+                                    .and_then(Value::as_str)
+                                    .map_or(Data::Elsewhere("file"), Data::Base64),
+                                Some("url") => Data::Elsewhere("url"),
+                                _ => Data::Elsewhere("file"),
+                            };
+                            if t == "image" {
+                                let m = self.pricing.image(bp, data, None, None);
+                                self.parts.push(m);
+                            } else if src.get("type").and_then(Value::as_str) == Some("text") {
+                                self.json_text(src.get("data").unwrap_or(&Value::Null));
+                            } else if src.get("type").and_then(Value::as_str) == Some("content") {
+                                self.anthropic_content(
+                                    src.get("content").unwrap_or(&Value::Null),
+                                    &format!("{bp}/source/content"),
+                                )?;
+                            } else if media_type.is_empty() || is_pdf(media_type) {
+                                let m = self.pricing.pdf(bp, data);
+                                self.parts.push(m);
+                            } else {
+                                self.unpriced(bp, 0);
+                            }
+                        }
                         Some(_) => self.unpriced(bp, 0),
                         None => return Err(shape(&bp, "a content block with a `type`")),
                     }
@@ -830,18 +924,35 @@ impl Walker {
                 .get("inlineData")
                 .or_else(|| part.get("inline_data"))
                 .or_else(|| part.get("fileData"))
+                .or_else(|| part.get("file_data"))
             {
                 let mime = d
                     .get("mimeType")
                     .or_else(|| d.get("mime_type"))
                     .and_then(Value::as_str)
-                    .unwrap_or("");
-                let floor = if mime.starts_with("image/") {
-                    GEMINI_IMAGE_TILE
-                } else {
-                    0
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                let data = match d.get("data").and_then(Value::as_str) {
+                    Some(b) => Data::Base64(b),
+                    None => Data::Elsewhere("file"),
                 };
-                self.unpriced(pp, floor);
+                let level = part
+                    .get("mediaResolution")
+                    .or_else(|| part.get("media_resolution"))
+                    .and_then(resolution_level);
+                let m = if mime.starts_with("image/") {
+                    Some(self.pricing.image(pp.clone(), data, None, level))
+                } else if is_pdf(&mime) {
+                    Some(self.pricing.pdf(pp.clone(), data))
+                } else if mime.starts_with("audio/") {
+                    Some(self.pricing.audio(pp.clone(), data))
+                } else {
+                    None
+                };
+                match m {
+                    Some(m) => self.parts.push(m),
+                    None => self.unpriced(pp, 0),
+                }
             } else if part.is_object() {
                 self.unpriced(pp, 0);
             } else {

@@ -27,6 +27,7 @@ export function figures(est) {
 /** The facts of a request estimate (overhead, media, messages, tools), or nothing for plain text. */
 export function requestFacts(req) {
   const el = $('request-facts');
+  requestMedia(req?.media ?? []);
   if (!req) {
     el.hidden = true;
     setText(el, '');
@@ -43,8 +44,22 @@ export function requestFacts(req) {
     `max output ${f.count(req.max_output)}`,
   ];
   let s = parts.join(' · ');
-  if (req.incomplete) s += `. Some parts could not be priced (${(req.unpriced || []).join(', ') || f.DASH}): the estimate is a lower bound.`;
+  if (req.incomplete) s += `. Some parts could not be measured (${(req.unpriced || []).join(', ') || f.DASH}): each is priced as its documented band, and the conservative policy decides at its top.`;
   setText(el, s);
+}
+
+/** Each image, PDF and audio part of a request with its size and tokens. */
+function requestMedia(media) {
+  const list = $('request-media');
+  const lines = media.map(f.mediaPart);
+  list.hidden = lines.length === 0;
+  const items = [...list.children];
+  if (items.length === lines.length && items.every((li, i) => li.textContent === lines[i])) return;
+  list.replaceChildren(...lines.map((line) => {
+    const li = document.createElement('li');
+    li.textContent = line;
+    return li;
+  }));
 }
 
 /** A round step for about `n` ticks up to `max`. */

@@ -178,3 +178,17 @@ export function errorMessage(e) {
   const m = e && typeof e.message === 'string' ? e.message : String(e);
   return m.replace(/^llm-preflight: /, '');
 }
+
+const MEDIA_KIND = { image: 'Image', document: 'PDF', audio: 'Audio' };
+
+/** One media part of a request as a line: what it is, its size, pages or length, and its tokens (or their band). */
+export function mediaPart(m) {
+  const what = [MEDIA_KIND[m.kind] ?? text(m.kind)];
+  if (isNum(m.width) && isNum(m.height)) what.push(`${count(m.width)} × ${count(m.height)}`);
+  if (isNum(m.pages)) what.push(`${count(m.pages)} ${m.pages === 1 ? 'page' : 'pages'}`);
+  if (isNum(m.duration_ms)) what.push(`${(m.duration_ms / 1000).toFixed(1)} s`);
+  if (m.format) what.push(m.format);
+  if (!m.measured) what.push(`by ${m.source}, not measured`);
+  const tokens = m.low === m.high ? `${count(m.tokens)} tokens` : `${count(m.low)}–${count(m.high)} tokens (${count(m.tokens)} at the median)`;
+  return `${what.join(', ')}: ${tokens} · ${m.pointer}`;
+}

@@ -287,6 +287,25 @@ test('a request body is estimated as the library estimates it', async () => {
   assert.equal(await page.$eval('#verdict', (e) => e.dataset.verdict), c.verdict);
   assert.equal(await textOf(page, '#verdict-detail'), fmt.verdictDetail(c));
   await assertClean(tab, 'request body');
+  assert.equal(await page.$eval('#request-media', (e) => e.hidden), true, 'no media, no list');
+  // Images: one measured from its bytes, one by URL (a band); each listed with its size and tokens.
+  const ihdr = Buffer.alloc(8);
+  ihdr.writeUInt32BE(2048, 0);
+  ihdr.writeUInt32BE(4096, 4);
+  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), ihdr, Buffer.alloc(64, 1)]).toString('base64');
+  const withImages = JSON.stringify({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: [
+    { type: 'text', text: 'What is in these?' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+    { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
+  ] }] });
+  await setPrompt(page, withImages);
+  const ri = lp.estimateRequest(withImages, { profile: 'o200k' });
+  const items = await page.$$eval('#request-media li', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(items, ri.media.map(fmt.mediaPart));
+  assert.ok(items[0].includes('2,048 × 4,096') && items[0].includes('1,105 tokens'), items[0]);
+  assert.ok(items[1].includes('not measured') && items[1].includes('255–1,445'), items[1]);
+  assert.ok((await textOf(page, '#request-facts')).includes('could not be measured'));
+  await assertClean(tab, 'request with images');
   // Not JSON: the library's message, nothing else breaks.
   await setPrompt(page, '{"messages": [');
   assert.equal(await page.$eval('#error', (e) => e.hidden), false);

@@ -121,6 +121,8 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
 
     let source = a.file.clone().unwrap_or_else(|| "-".to_string());
     let text = read_source(&source)?;
+    let mut media = serde_json::Value::Array(Vec::new());
+    let mut unpriced: Vec<String> = Vec::new();
     let (est, cost): (Estimate, Cost) = if a.request {
         let body: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| format!("{source}: {}", PreflightError::NotJson(e.to_string())))?;
@@ -128,10 +130,12 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
             .map_err(|e| format!("{source}: {e}"))?;
         if r.incomplete {
             eprintln!(
-                "llm-preflight: {source}: not all of the request could be priced ({}); the estimate is a lower bound",
+                "llm-preflight: {source}: not all of the request could be measured ({}): priced as their documented bands",
                 r.unpriced.join(", ")
             );
         }
+        media = serde_json::to_value(&r.media).map_err(|e| e.to_string())?;
+        unpriced = r.unpriced.clone();
         (r.estimate.clone(), r.cost())
     } else {
         let e = estimate(&text, tables);
@@ -154,6 +158,9 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
         "needed": out.check.needed,
         "limit": limit,
         "excess": excess,
+        "incomplete": out.check.incomplete,
+        "unpriced": unpriced,
+        "media": media,
         "estimate": {
             "source": source,
             "chars": est.chars,

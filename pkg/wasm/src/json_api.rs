@@ -39,6 +39,7 @@ struct RequestOut<'a> {
     tools: u64,
     incomplete: bool,
     unpriced: &'a [String],
+    media: &'a [llm_preflight::MediaPart],
 }
 
 fn request(
@@ -86,6 +87,7 @@ fn request_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -> JsR
         tools: r.tools,
         incomplete: r.incomplete,
         unpriced: &r.unpriced,
+        media: &r.media,
     })
 }
 
@@ -104,6 +106,8 @@ fn request_cost_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -
         high: u64,
         max_output: Option<u64>,
         incomplete: bool,
+        unpriced: &'a [String],
+        media: &'a [llm_preflight::MediaPart],
     }
     let r = request(body, options, loaded)?;
     let c = r.cost();
@@ -114,6 +118,8 @@ fn request_cost_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -
         high: c.input.high,
         max_output: c.max_output,
         incomplete: c.incomplete,
+        unpriced: &r.unpriced,
+        media: &r.media,
     })
 }
 
