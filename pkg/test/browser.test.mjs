@@ -20,9 +20,33 @@ const { chromium } = require('playwright-core');
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 const page = `
-import { estimate, check, classifyResponse, nextAction, Ledger, loadProfile, profileJson } from 'llm-preflight';
+import { estimate, check, classifyResponse, nextAction, Ledger, loadProfile, profileJson, guard } from 'llm-preflight';
 const out = {};
+async function guarded() {
+  // guard(fetch) over the browser's own fetch, against this page's server: a 503 from the primary falls back to
+  // the backup, whose stream comes through whole; a request no budget holds is answered 413 unsent.
+  const events = [];
+  const g = guard(fetch, {
+    providers: [
+      { name: 'primary', base_url: location.origin + '/primary', provider: 'open_ai', budget: { tpm: 10000 } },
+      { name: 'backup', base_url: location.origin + '/backup', provider: 'open_ai', budget: { tpm: 10000 } },
+    ],
+    deadline_ms: 5000,
+    random: () => 0,
+    onEvent: (e) => events.push(e.type),
+  });
+  const call = (extra) => g(location.origin + '/primary/v1/chat/completions', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content: 'Say hello.' }], ...extra }),
+  });
+  const r = await call({ stream: true, stream_options: { include_usage: true } });
+  const text = await r.text();
+  const n = await call({ max_tokens: 50000 });
+  return { status: r.status, text, never: [n.status, (await n.json()).error.type], events, state: g.state() };
+}
+(async () => {
 try {
+  out.guard = await guarded();
   out.estimate = estimate(document.getElementById('text').textContent, { profile: 'llama3' });
   out.check = check('word '.repeat(3000), { tpm: 2000 });
   const r = classifyResponse({ status: 429, headers: new Headers({ 'retry-after': '3' }), body: '{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1."}}' });
@@ -40,6 +64,7 @@ try {
 }
 window.__result = out;
 document.getElementById('done').textContent = 'done';
+})();
 `;
 
 const TEXT = 'Grüße aus Köln! fn main() { let x = vec![1, 2, 3]; } 東京は晴れです。🙂';
@@ -52,7 +77,13 @@ async function assertPageAgrees(bundle, what) {
   assert.ok(!bundle.includes('tiktoken') && !bundle.includes('exact-'), `${what}: the exact counters stay out of the core bundle`);
   const html = `<!doctype html><meta charset="utf-8"><pre id="text">${TEXT}</pre><p id="done"></p><script type="module" src="/bundle.js"></script>`;
   const server = createServer((req, res) => {
-    if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    if (req.url.startsWith('/primary/')) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"The server is overloaded or not ready yet.","type":"server_error"}}');
+    } else if (req.url.startsWith('/backup/')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
+      setTimeout(() => res.end('data: {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":1}}\n\ndata: [DONE]\n\n'), 50);
+    } else if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -81,6 +112,11 @@ async function assertPageAgrees(bundle, what) {
     assert.equal(got.reserve, true);
     assert.equal(got.errors, 200);
     assert.deepEqual(got.loaded, lp.estimate(TEXT, { profile: lp.loadProfile(lp.profileJson('gemini')) }));
+    assert.equal(got.guard.status, 200, JSON.stringify(got.guard));
+    assert.ok(got.guard.text.startsWith('data: {"choices":[{"delta"') && got.guard.text.endsWith('data: [DONE]\n\n'), got.guard.text);
+    assert.ok(got.guard.events.includes('fallback') && got.guard.events.includes('settled'), got.guard.events.join(' '));
+    assert.deepEqual(got.guard.never, [413, 'never_sendable']);
+    assert.deepEqual(got.guard.state, { held_tokens: 0, in_flight: 0 });
   } finally {
     await browser.close();
     server.close();
