@@ -202,7 +202,7 @@ pub struct RequestEstimate {
     pub messages: u64,
     /// Tool or function definitions counted.
     pub tools: u64,
-    /// Some parts could not be priced: the estimate is a lower bound.
+    /// Some parts could not be measured (a URL, a file id): each is priced as its rule's documented band.
     pub incomplete: bool,
     /// JSON pointers of the parts that could not be priced.
     pub unpriced: Vec<String>,

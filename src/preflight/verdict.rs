@@ -67,7 +67,7 @@ pub struct Cost {
     pub input: Band,
     /// The request's output cap (`max_tokens`, `max_output_tokens`, `maxOutputTokens`), if it sets one.
     pub max_output: Option<u64>,
-    /// Some of the input (images, audio, files) could not be priced: the input is a lower bound.
+    /// Some of the input (an image by URL, a file id) could not be measured: it is priced as its documented band.
     pub incomplete: bool,
 }
 
@@ -190,7 +190,7 @@ pub struct Check {
     /// The same kind of verdict at both ends of the band: "never sendable even at p5" is a far stronger statement
     /// than at the median.
     pub holds_across_band: bool,
-    /// Some input could not be priced, so the input count is a lower bound.
+    /// Some input could not be measured (an image by URL, a file id): it is priced as its documented band, floor to ceiling.
     pub incomplete: bool,
 }
 
