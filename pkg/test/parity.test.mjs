@@ -100,6 +100,13 @@ test('explain-response: the same input gives the same output', () => {
     { status: 429, headers: {}, body: '{"error":{"message":"Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day","code":429}}' },
     { status: 503, headers: {}, body: '{"error":"server busy, please try again.  maximum pending requests exceeded"}' },
     { status: 402, headers: {}, body: '{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 65536 tokens, but can only afford 10114.","code":402}}' },
+    // The second collection's shapes: Chinese numbers, llama.cpp's context, a day's token cap on a 500, hours and minutes.
+    { status: null, headers: {}, body: '[TencentCloudSDKException] code:RequestLimitExceeded message:您当前每秒请求 `6` 次，超过了每秒频率上限 `5`，请稍后重试。' },
+    { status: null, headers: {}, body: 'Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)' },
+    { status: 500, headers: {}, body: '500 - Token limit (500,000 per day) exceeded. Used: 508,311 tokens. Sign up for higher limits.' },
+    { status: 429, headers: {}, body: 'Sorry, your request is rate-limited. Please wait 8 hours 24 minutes and try again' },
+    { status: 429, headers: {}, body: '"errorMessage": "Model is not ready for inference.Wait and try your request again."' },
+    { status: 400, headers: {}, body: '{"type":"error","error":{"type":"invalid_request_error","message":"You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC."}}' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -387,7 +387,7 @@ fn gather(body: &str) -> Evidence {
 /// Parses a number at `i` (skipping spaces, `~`, `:`), with `,` thousands separators and a fraction that is
 /// dropped (`10000.000000`). Returns it and where it ends.
 fn number_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
-    while i < b.len() && matches!(b[i], b' ' | b'~' | b':' | b'=' | b'(' | b'\t') {
+    while i < b.len() && matches!(b[i], b' ' | b'~' | b':' | b'=' | b'(' | b'\t' | b'`') {
         i += 1;
     }
     if i >= b.len() || !b[i].is_ascii_digit() {
@@ -490,7 +490,19 @@ fn wait_in_text(text: &str) -> Option<u64> {
                 } else {
                     "s"
                 };
-                parse_duration_ms(&format!("{token}{unit}")).ok()
+                let first = parse_duration_ms(&format!("{token}{unit}")).ok();
+                // "8 hours 24 minutes": a second part in a smaller unit.
+                let more = (unit == "h").then(|| {
+                    let after = rest
+                        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                        .trim_start();
+                    let n: String = after.chars().take_while(char::is_ascii_digit).collect();
+                    let tail = after[n.len()..].trim_start();
+                    (!n.is_empty() && tail.starts_with("min"))
+                        .then(|| parse_duration_ms(&format!("{n}m")).ok())
+                        .flatten()
+                });
+                first.map(|f| f + more.flatten().unwrap_or(0))
             } else {
                 parse_duration_ms(token).ok().or_else(|| {
                     // "20seconds"-like tokens: keep the leading number.
@@ -546,6 +558,7 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "tokens limit",
             "request tokens",
             "tpm limit",
+            "token limit (",
             "tpd rate limit",
             "tpm rate limit",
             "number of tokens allowed",
@@ -579,6 +592,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "limit_rpd",
             "free-models-per",
             "requests per day",
+            "requests list",
+            "每秒请求",
         ],
     );
     match (tokens, requests) {
@@ -606,6 +621,8 @@ fn window_in(text: &str) -> Option<Window> {
             "-per-min",
             "time:1 minute",
             "tpm limit",
+            "tpm rate limit",
+            "rpm rate limit",
             "max rpm",
             "for rpm",
         ],
@@ -674,6 +691,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "max rpm",
             "max size: ",
             "allocation of ",
+            "concurrency: ",
+            "less than or equal to ",
         ],
     )
     .or_else(|| {
@@ -682,7 +701,10 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         let window = cut(&msg_text[i..], 120);
         number_after(window, &[" of "])
     });
-    r.used = number_after(&msg_text, &["used ", "current: "]);
+    r.used = number_after(
+        &msg_text,
+        &["used ", "used: ", "current: ", "concurrency is "],
+    );
     r.requested = number_after(&msg_text, &["requested ", "resulted in "]);
     if r.limit.is_none() {
         r.limit = ev.quota_value;
@@ -704,6 +726,15 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         if cut(&msg_text[i..], 60).contains("value: \"0\"") {
             r.limit = Some(0);
         }
+    }
+    // "Requested 319487 tokens, max 300000 tokens per request" (OpenAI embeddings).
+    if msg_text.contains("tokens per request") {
+        r.limit = number_after(&msg_text, &["max "]).or(r.limit);
+    }
+    // "您当前每秒请求 `6` 次，超过了每秒频率上限 `5`" (Tencent Cloud: 6 requests this second, over the cap of 5).
+    if let Some(n) = number_after(&msg_text, &["频率上限"]) {
+        r.limit = Some(n);
+        r.used = number_after(&msg_text, &["每秒请求"]).or(r.used);
     }
     // OpenRouter's credit check: "You requested up to 65536 tokens, but can only afford 10114".
     if msg_text.contains("can only afford ") {
@@ -933,6 +964,21 @@ fn context_numbers(text: &str, r: &mut Refusal) {
             r.requested = Some(n);
             r.limit = number_after(text, &["context length "]).or(r.limit);
         }
+    }
+    // "trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens" (LM Studio)
+    if let Some(n) = number_after(text, &["context length of only "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["keep the first "]).or(r.requested);
+    }
+    // "cannot truncate prompt with n_keep (15028) >= n_ctx (7424)" (llama.cpp)
+    if let Some(n) = number_after(text, &["n_ctx "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["n_keep "]).or(r.requested);
+    }
+    // "expected maxlength: 42000, actual: 46735" (Bedrock's schema check, in characters)
+    if let Some(n) = number_after(text, &["expected maxlength"]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["actual"]).or(r.requested);
     }
     // "length of prompt_tokens (68957) must be less than max_seq_len (65536)"
     if let Some(i) = text.find("prompt_tokens (") {
