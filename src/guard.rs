@@ -396,11 +396,23 @@ impl Guard {
         call
     }
 
-    /// [`Guard::start`] for a body as the bytes it came in: one that is not UTF-8 (so not JSON) gives a call whose
-    /// first step answers 400.
-    pub fn start_bytes(&self, body: &[u8], deadline_ms: u64, now_ms: u64) -> Call {
+    /// [`Guard::start`] for a request addressed to target `first` (a gateway that was asked for that provider's
+    /// URL): it is guarded against `first` and falls back only to the targets after it, in order; the targets
+    /// before it are never tried. `first` past the last target is the same as `start`.
+    pub fn start_from(&self, body: &str, first: usize, deadline_ms: u64, now_ms: u64) -> Call {
+        let mut call = self.start(body, deadline_ms, now_ms);
+        let n = call.tried.len();
+        if first < n {
+            call.tried[..first].iter_mut().for_each(|t| *t = true);
+        }
+        call
+    }
+
+    /// [`Guard::start_from`] for a body as the bytes it came in: one that is not UTF-8 (so not JSON) gives a call
+    /// whose first step answers 400.
+    pub fn start_bytes(&self, body: &[u8], first: usize, deadline_ms: u64, now_ms: u64) -> Call {
         match std::str::from_utf8(body) {
-            Ok(text) => self.start(text, deadline_ms, now_ms),
+            Ok(text) => self.start_from(text, first, deadline_ms, now_ms),
             Err(e) => {
                 let mut call = self.start("", deadline_ms, now_ms);
                 call.phase = Phase::Answer(bad_request(&format!(

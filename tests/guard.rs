@@ -857,7 +857,7 @@ fn a_call_shed_where_it_fits_is_not_told_to_shrink_by_a_target_too_small_for_it(
 #[test]
 fn a_body_that_is_not_utf8_is_answered_400_and_never_sent() {
     let guard = Guard::new(vec![key("a", 10_000)], GuardConfig::default()).unwrap();
-    let mut call = guard.start_bytes(b"{\"model\":\"gpt-4o\",\"messages\":[\xff]}", 1_000, 0);
+    let mut call = guard.start_bytes(b"{\"model\":\"gpt-4o\",\"messages\":[\xff]}", 0, 1_000, 0);
     let Step::Answer(a) = call.poll(0) else {
         panic!("a non-UTF-8 body is answered")
     };
@@ -868,7 +868,7 @@ fn a_body_that_is_not_utf8_is_answered_400_and_never_sent() {
         .iter()
         .all(|(_, e)| !matches!(e, CallEvent::Sent { .. })));
     // Valid bytes go the same way as `start`.
-    let mut call = guard.start_bytes(chat(10, 20).as_bytes(), 1_000, 0);
+    let mut call = guard.start_bytes(chat(10, 20).as_bytes(), 0, 1_000, 0);
     assert!(matches!(call.poll(0), Step::Send { target: 0, .. }));
     drop(call);
     assert_eq!(guard.held_tokens(), 0);
@@ -952,4 +952,37 @@ fn event_names_and_targets_agree_with_their_json() {
             .and_then(|t| t.as_u64());
         assert_eq!(t, e.target().map(|t| t as u64), "{v}");
     }
+}
+
+#[test]
+fn a_call_addressed_to_a_later_target_starts_there_and_never_goes_back() {
+    let guard = Guard::new(
+        vec![
+            key("primary", 10_000),
+            key("backup", 10_000),
+            key("third", 10_000),
+        ],
+        GuardConfig::default(),
+    )
+    .unwrap();
+    let mut call = guard.start_from(&chat(10, 20), 1, 30_000, 0);
+    let Step::Send { target, .. } = call.poll(0) else {
+        panic!("sent")
+    };
+    assert_eq!(target, 1);
+    // Nothing comes back: it moves on to the third, never to the primary.
+    call.on_transport_error(10);
+    let Step::Send { target, .. } = call.poll(10) else {
+        panic!("fell back")
+    };
+    assert_eq!(target, 2);
+    call.on_transport_error(20);
+    let Step::Answer(a) = call.poll(20) else {
+        panic!("answered")
+    };
+    assert_eq!(a.status, 502);
+    assert_eq!(guard.held_tokens(), 0);
+    // Past the last target: as `start`.
+    let mut call = guard.start_from(&chat(10, 20), 9, 30_000, 0);
+    assert!(matches!(call.poll(0), Step::Send { target: 0, .. }));
 }

@@ -583,7 +583,8 @@ export function makeApi(w, loadLazy) {
       delete rest.signal;
       const id = nextId++;
       const t0 = Math.floor(clock());
-      const call = inner.start(body, t0 + deadlineMs, t0);
+      // Guarded against the provider the URL names; fallbacks go to the providers after it.
+      const call = inner.start(body, base, t0 + deadlineMs, t0);
       const now = () => Math.max(t0, Math.floor(clock()));
       const emit = () => {
         const evs = JSON.parse(call.takeEvents());

@@ -129,6 +129,25 @@ test('guard: the primary out of budget falls back to the backup at the same path
   assert.deepEqual(guarded.state(), { held_tokens: 0, in_flight: 0 });
 });
 
+test('guard: a request to the backup URL is guarded against the backup and never sent to the primary', async () => {
+  const urls = [];
+  const fake = async (url) => {
+    urls.push(url);
+    return url.startsWith('https://backup.test') && urls.length > 1 ? json(503, { error: { message: 'The server is overloaded or not ready yet.', type: 'server_error' } }) : ok();
+  };
+  const guarded = guard(fake, { providers: providers(10000, 10000), deadline_ms: 5000, random: () => 0 });
+  const res = await guarded('https://backup.test/v1/chat/completions', { method: 'POST', body: chat(10, 50) });
+  assert.equal(res.status, 200);
+  await res.text();
+  assert.deepEqual(urls, ['https://backup.test/v1/chat/completions']);
+  // The backup overloaded: retried there, and nothing after it to fall back to; the primary is never tried.
+  const again = await guarded('https://backup.test/v1/chat/completions', { method: 'POST', body: chat(10, 50) });
+  assert.equal(again.status, 503);
+  await again.text();
+  assert.ok(urls.every((u) => u.startsWith('https://backup.test/')), urls.join(' '));
+  assert.deepEqual(guarded.state(), { held_tokens: 0, in_flight: 0 });
+});
+
 test('guard: a full budget sheds a call whose deadline it cannot meet with 429 and retry-after', async () => {
   const guarded = guard(async () => ok(8000), { providers: providers(10000), deadline_ms: 1000 });
   const first = await guarded('https://primary.test/v1/chat/completions', { method: 'POST', body: chat(10, 7000) });

@@ -12,8 +12,8 @@
 //!
 //! Which requests are guarded: a request whose URI is absolute and starts with one of the upstreams' base URIs,
 //! and a request whose URI is only a path (a reverse proxy handing on what it received), which is sent to
-//! `base + path`. The core picks the upstream (in the guard's order; a fallback sends the same path and body to
-//! the next upstream of the same API shape). Anything else (other hosts, other methods) goes to the inner
+//! `base + path`. A request is guarded against the upstream its URI names (a path alone: the first), and a fallback
+//! sends the same path and body to the upstreams after it, in order, of the same API shape. Anything else (other hosts, other methods) goes to the inner
 //! service as it came, its body collected first within the same bound.
 //!
 //! ```no_run
@@ -452,21 +452,25 @@ where
 {
     let (mut parts, body) = req.into_parts();
     let limit = shared.config.max_request_bytes;
-    // The path to send under a base: all of a relative URI, or what follows the matched base.
+    // The path to send under a base: all of a relative URI (guarded from the first upstream), or what follows the
+    // matched base (guarded from that upstream; fallbacks go to the ones after it).
     let rest = if parts.uri.authority().is_none() {
-        parts.uri.path_and_query().map(|p| p.as_str().to_string())
+        parts
+            .uri
+            .path_and_query()
+            .map(|p| (0, p.as_str().to_string()))
     } else {
         shared
             .bases
             .iter()
-            .find_map(|b| b.strip(&parts.uri))
-            .map(str::to_string)
+            .enumerate()
+            .find_map(|(i, b)| b.strip(&parts.uri).map(|r| (i, r.to_string())))
     };
     let bytes = match read_bounded(body, limit).await? {
         Ok(b) => b,
         Err(a) => return Ok(answer(a)),
     };
-    let Some(rest) = rest.filter(|_| parts.method == Method::POST) else {
+    let Some((first, rest)) = rest.filter(|_| parts.method == Method::POST) else {
         let res = send(&mut svc, Request::from_parts(parts, B::from(bytes))).await?;
         return Ok(res.map(GuardedBody::plain));
     };
@@ -476,7 +480,7 @@ where
 
     let started = shared.now_ms();
     let deadline = started + shared.config.deadline.as_millis() as u64;
-    let mut call = shared.guard.start_bytes(&bytes, deadline, started);
+    let mut call = shared.guard.start_bytes(&bytes, first, deadline, started);
     let mut events = events::Emitter::new(shared.clone(), started);
     loop {
         let now = shared.now_ms().max(started);

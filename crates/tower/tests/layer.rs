@@ -554,3 +554,37 @@ fn a_layer_needs_one_absolute_base_per_target() {
     .unwrap_err();
     assert!(matches!(e, LayerError::NotAbsolute(_)), "{e}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_request_to_a_later_upstream_is_guarded_there_and_never_goes_back() {
+    let up = Upstream::default();
+    let (layer, _) = layer(
+        vec![key("primary", 10_000), key("backup", 10_000)],
+        &["https://primary.test", "http://backup.test:8080/openai"],
+    );
+    let mut svc = layer.layer(up.clone());
+    let (status, _, _) = call(
+        &mut svc,
+        post("http://backup.test:8080/openai/v1/chat/completions", CHAT),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        up.seen()[0].uri,
+        "http://backup.test:8080/openai/v1/chat/completions"
+    );
+    // The backup is dead: the call has nowhere after it to go, and the primary (before it) is not tried.
+    up.push(Reply::Fail);
+    let (status, _, body) = call(
+        &mut svc,
+        post("http://backup.test:8080/openai/v1/chat/completions", CHAT),
+    )
+    .await;
+    assert_eq!(status, 502, "{body}");
+    assert_eq!(up.seen().len(), 2);
+    assert!(up
+        .seen()
+        .iter()
+        .all(|s| s.uri.host() == Some("backup.test")));
+    assert_eq!(layer.guard().held_tokens(), 0);
+}

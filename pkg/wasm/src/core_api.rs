@@ -549,12 +549,16 @@ impl Guard {
         })
     }
 
-    /// A call for the request body `body` that must start by `deadline`.
-    pub fn start(&self, body: &str, deadline: f64, now: f64) -> JsResult<Call> {
+    /// A call for the request body `body` that must start by `deadline`, addressed to target `first` (tried
+    /// first; only the targets after it are fallen back to).
+    pub fn start(&self, body: &str, first: u32, deadline: f64, now: f64) -> JsResult<Call> {
         Ok(Call {
-            inner: self
-                .inner
-                .start(body, ms("deadline", deadline)?, ms("now", now)?),
+            inner: self.inner.start_from(
+                body,
+                first as usize,
+                ms("deadline", deadline)?,
+                ms("now", now)?,
+            ),
         })
     }
 
