@@ -107,6 +107,9 @@ test('explain-response: the same input gives the same output', () => {
     { status: 429, headers: {}, body: 'Sorry, your request is rate-limited. Please wait 8 hours 24 minutes and try again' },
     { status: 429, headers: {}, body: '"errorMessage": "Model is not ready for inference.Wait and try your request again."' },
     { status: 400, headers: {}, body: '{"type":"error","error":{"type":"invalid_request_error","message":"You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC."}}' },
+    { status: 400, headers: {}, body: '{"error":{"code":400,"message":"request (44593 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":44593,"n_ctx":4096}}' },
+    { status: 429, headers: {}, body: '{"error":{"code":"1305","message":"该模型当前访问量过大，请您稍后再试"}}' },
+    { status: 413, headers: {}, body: '{"error":{"message":"Maximum request body size 1048576 exceeded, actual body size 1056562","code":413,"status":"Request Entity Too Large"}}' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -594,6 +594,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "requests per day",
             "requests list",
             "每秒请求",
+            "qps",
+            "rate limit reached for requests",
         ],
     );
     match (tokens, requests) {
@@ -705,7 +707,10 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         &msg_text,
         &["used ", "used: ", "current: ", "concurrency is "],
     );
-    r.requested = number_after(&msg_text, &["requested ", "resulted in "]);
+    r.requested = number_after(
+        &msg_text,
+        &["requested about ", "requested ", "resulted in "],
+    );
     if r.limit.is_none() {
         r.limit = ev.quota_value;
     }
@@ -726,6 +731,24 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         if cut(&msg_text[i..], 60).contains("value: \"0\"") {
             r.limit = Some(0);
         }
+    }
+    // "Tokens per Minute (actual/limit): 65605/16000" (xAI): what was used over the limit.
+    if let Some(i) = msg_text.find("(actual/limit)") {
+        let tail = &msg_text[i + "(actual/limit)".len()..];
+        if let Some(used) = number_after(tail, &[""]) {
+            let slash = tail.find('/').map(|k| &tail[k + 1..]);
+            r.used = Some(used);
+            r.limit = slash.and_then(|t| number_after(t, &[""])).or(r.limit);
+        }
+    }
+    // "Maximum request body size 1048576 exceeded, actual body size 1056562" (Gemini); "The file size of `...` is
+    // 47688287, which exceeds max allowed file size of 31457280" (Vertex AI): a byte cap and the body's bytes.
+    if let Some(n) = number_after(
+        &msg_text,
+        &["maximum request body size ", "max allowed file size of "],
+    ) {
+        r.limit = Some(n);
+        r.requested = number_after(&msg_text, &["actual body size ", "` is "]).or(r.requested);
     }
     // "Requested 319487 tokens, max 300000 tokens per request" (OpenAI embeddings).
     if msg_text.contains("tokens per request") {
@@ -772,6 +795,13 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             r.limit = number_after(&msg_text[i..], &["is "]).or(r.limit);
         }
         context_numbers(&msg_text, &mut r);
+        // "context window exceeds limit (2013)": an error code in brackets, not the limit (MiniMax).
+        if msg_text.contains("exceeds limit (")
+            && r.limit
+                .is_some_and(|l| msg_text.contains(&format!("limit ({l})")))
+        {
+            r.limit = None;
+        }
         r.used = None;
         r.retry_after_ms = None;
         return r;
@@ -974,6 +1004,21 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     if let Some(n) = number_after(text, &["n_ctx "]) {
         r.limit = Some(n);
         r.requested = number_after(text, &["n_keep "]).or(r.requested);
+    }
+    // "request (355724 tokens) exceeds the available context size (262144 tokens)" (llama.cpp server)
+    if let Some(n) = number_after(text, &["available context size "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["request "]).or(r.requested);
+    }
+    // "the input (61709 tokens) is longer than the model's context length (40960 tokens)" (SGLang); "the decoder
+    // prompt (length 10127) is longer than the maximum model length of 8192" (vLLM)
+    if text.contains("is longer than the") {
+        r.requested = number_after(text, &["the input ", "prompt (length "]).or(r.requested);
+        r.limit = number_after(text, &["context length ", "maximum model length "]).or(r.limit);
+    }
+    // "prompt token count of 93854 exceeds the limit of 90000" (GitHub Copilot)
+    if let Some(n) = number_after(text, &["prompt token count "]) {
+        r.requested = Some(n);
     }
     // "expected maxlength: 42000, actual: 46735" (Bedrock's schema check, in characters)
     if let Some(n) = number_after(text, &["expected maxlength"]) {
