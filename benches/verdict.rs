@@ -132,7 +132,7 @@ fn bench(c: &mut Criterion) {
     png.extend(3000u32.to_be_bytes());
     png.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
     png.resize(15 << 20, 0x5a);
-    let big = base64(&png);
+    let big = llm_preflight::internals::media::base64(&png);
     let body: serde_json::Value = serde_json::json!({"model": "gpt-4o", "messages": [{"role": "user", "content": [
         {"type": "text", "text": "What is in this picture?"},
         {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{big}")}}]}]});
@@ -144,24 +144,6 @@ fn bench(c: &mut Criterion) {
         b.iter(|| llm_preflight::estimate_request_value(black_box(&body), None, None))
     });
     g.finish();
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(bytes.len() / 3 * 4 + 4);
-    for c in bytes.chunks(3) {
-        let v = (c[0] as u32) << 16
-            | (*c.get(1).unwrap_or(&0) as u32) << 8
-            | *c.get(2).unwrap_or(&0) as u32;
-        for i in 0..4 {
-            s.push(if i <= c.len() {
-                A[(v >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    s
 }
 
 criterion_group!(benches, bench);

@@ -7,24 +7,6 @@ use llm_preflight::{estimate_request, Budget, MediaKind, Policy, Provider, State
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn b64(bytes: &[u8]) -> String {
-    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(bytes.len() / 3 * 4 + 4);
-    for c in bytes.chunks(3) {
-        let v = (c[0] as u32) << 16
-            | (*c.get(1).unwrap_or(&0) as u32) << 8
-            | *c.get(2).unwrap_or(&0) as u32;
-        for i in 0..4 {
-            s.push(if i <= c.len() {
-                A[(v >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    s
-}
-
 /// A PNG of `w × h`: signature, IHDR, then `body` bytes standing for its compressed pixels.
 fn png(w: u32, h: u32, body: usize) -> Vec<u8> {
     let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
@@ -68,7 +50,10 @@ fn key(tpm: u64) -> State {
 }
 
 fn openai_images(n: usize, w: u32, h: u32) -> String {
-    let url = format!("data:image/png;base64,{}", b64(&png(w, h, 30_000)));
+    let url = format!(
+        "data:image/png;base64,{}",
+        media::base64(&png(w, h, 30_000))
+    );
     let mut content =
         vec![json!({"type": "text", "text": "What do these screenshots have in common?"})];
     content.extend((0..n).map(|_| json!({"type": "image_url", "image_url": {"url": url}})));
@@ -76,7 +61,7 @@ fn openai_images(n: usize, w: u32, h: u32) -> String {
 }
 
 fn anthropic_images(n: usize, w: u32, h: u32) -> String {
-    let data = b64(&png(w, h, 30_000));
+    let data = media::base64(&png(w, h, 30_000));
     let mut content: Vec<Value> = (0..n)
         .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}))
         .collect();
@@ -171,7 +156,10 @@ fn parts_without_bytes_are_a_band_and_the_conservative_verdict_takes_its_top() {
 fn a_rotated_jpeg_is_priced_as_shown() {
     // Stored 2400 × 1800, shown 1800 × 2400; on Claude's standard tier both resize the same way, so use the patch
     // rule of gpt-4.1-mini, which the docs work through for 1800 × 2400 (1452 patches × 1.62).
-    let url = format!("data:image/jpeg;base64,{}", b64(&jpeg_rotated(2400, 1800)));
+    let url = format!(
+        "data:image/jpeg;base64,{}",
+        media::base64(&jpeg_rotated(2400, 1800))
+    );
     let body = json!({"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": [
         {"type": "image_url", "image_url": {"url": url, "detail": "high"}}]}]})
     .to_string();
@@ -200,8 +188,8 @@ fn gemini_and_responses_shapes_pdfs_and_audio() {
     wav.resize(wav.len() + 64_000, 0);
     let body = json!({"model": "gemini-2.5-flash", "contents": [{"role": "user", "parts": [
         {"text": "Summarise both"},
-        {"inline_data": {"mime_type": "application/pdf", "data": b64(&pdf)}},
-        {"inlineData": {"mimeType": "audio/wav", "data": b64(&wav)}},
+        {"inline_data": {"mime_type": "application/pdf", "data": media::base64(&pdf)}},
+        {"inlineData": {"mimeType": "audio/wav", "data": media::base64(&wav)}},
         {"file_data": {"mime_type": "image/png", "file_uri": "gs://bucket/x.png"}},
     ]}]})
     .to_string();
@@ -241,7 +229,7 @@ fn gemini_and_responses_shapes_pdfs_and_audio() {
 
 #[test]
 fn a_20_mb_image_is_read_by_its_header_only() {
-    let big = b64(&png(4000, 3000, 15 << 20));
+    let big = media::base64(&png(4000, 3000, 15 << 20));
     assert!(big.len() > 20 << 20);
     let (dims, read) = media::image_base64(&big);
     assert_eq!(dims, Some((media::ImageFormat::Png, 4000, 3000)));
@@ -256,13 +244,13 @@ fn a_20_mb_image_is_read_by_its_header_only() {
     let mut j = vec![0xFF, 0xD8, 0xFF, 0xE2, 0xFF, 0xF0];
     j.resize(4 + 0xFFF0, 7);
     j.extend(&jpeg_rotated(640, 480)[2..]);
-    let (dims, read) = media::image_base64(&b64(&j));
+    let (dims, read) = media::image_base64(&media::base64(&j));
     assert_eq!(dims, Some((media::ImageFormat::Jpeg, 480, 640)));
     assert!(read < 1024, "{read} bytes read");
 }
 
 fn openai_at(model: &str, w: u32, h: u32) -> u64 {
-    let url = format!("data:image/png;base64,{}", b64(&png(w, h, 0)));
+    let url = format!("data:image/png;base64,{}", media::base64(&png(w, h, 0)));
     let body = json!({"model": model, "messages": [{"role": "user", "content": [
         {"type": "image_url", "image_url": {"url": url}}]}]})
     .to_string();
@@ -271,7 +259,7 @@ fn openai_at(model: &str, w: u32, h: u32) -> u64 {
 
 fn claude_at(w: u32, h: u32) -> u64 {
     let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1, "messages": [{"role": "user", "content": [
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": b64(&png(w, h, 0))}}]}]})
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": media::base64(&png(w, h, 0))}}]}]})
     .to_string();
     estimate_request(&body, None, None).unwrap().media[0].tokens
 }
@@ -316,7 +304,7 @@ proptest! {
         let (_, read) = media::image(&bytes);
         // Bytes read, counting rereads: a header walk, never the whole of a large input.
         prop_assert!(read <= 4096, "{read}");
-        let _ = media::image_base64(&b64(&bytes));
+        let _ = media::image_base64(&media::base64(&bytes));
         let _ = media::document(&bytes);
     }
 }

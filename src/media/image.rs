@@ -19,6 +19,18 @@ pub enum ImageFormat {
     Webp,
 }
 
+impl ImageFormat {
+    /// The snake_case name used in JSON output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpeg",
+            ImageFormat::Gif => "gif",
+            ImageFormat::Webp => "webp",
+        }
+    }
+}
+
 /// The most JPEG segments walked before the frame header (APPn, comments, tables): a real file has a dozen.
 const MAX_JPEG_SEGMENTS: usize = 512;
 

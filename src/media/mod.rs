@@ -71,6 +71,14 @@ pub(crate) enum Data<'a> {
 }
 
 impl<'a> Data<'a> {
+    /// What [`MediaPart::source`] says of it: `base64`, `url` or `file`.
+    fn source(&self) -> &'static str {
+        match self {
+            Data::Base64(_) => "base64",
+            Data::Elsewhere(s) => s,
+        }
+    }
+
     /// A URL member: a base64 `data:` URL's payload, else elsewhere.
     pub(crate) fn url(u: &'a str) -> Data<'a> {
         match u.strip_prefix("data:").and_then(|r| r.split_once(',')) {
@@ -145,17 +153,12 @@ impl Pricing {
             Data::Base64(t) => image::dimensions(&Base64::new(t)),
             Data::Elsewhere(_) => None,
         };
-        let source = match data {
-            Data::Base64(_) => "base64",
-            Data::Elsewhere(s) => s,
-        };
+        let source = data.source();
         match size {
             Some((format, w, h)) => {
                 let t = price::image_tokens(rule, w, h, detail);
                 let mut part = self.part(pointer, MediaKind::Image, source, Priced::exact(t), name);
-                part.format = serde_json::to_value(format)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string));
+                part.format = Some(format.name().into());
                 part.width = Some(w);
                 part.height = Some(h);
                 part.measured = true;
@@ -178,10 +181,7 @@ impl Pricing {
             Data::Base64(t) => document::pdf_pages(&Base64::new(t)),
             Data::Elsewhere(_) => None,
         };
-        let source = match data {
-            Data::Base64(_) => "base64",
-            Data::Elsewhere(s) => s,
-        };
+        let source = data.source();
         match pages {
             Some(n) => {
                 let p = Priced {
@@ -221,10 +221,7 @@ impl Pricing {
             }
             Data::Elsewhere(_) => (None, ""),
         };
-        let source = match data {
-            Data::Base64(_) => "base64",
-            Data::Elsewhere(s) => s,
-        };
+        let source = data.source();
         match ms {
             Some(ms) => {
                 let t = (ms * rate).div_ceil(1000);
@@ -268,6 +265,11 @@ pub mod probe {
     pub fn image_base64(text: &str) -> (Option<(ImageFormat, u32, u32)>, usize) {
         let s = Base64::new(text);
         (super::image::dimensions(&s), s.bytes_read())
+    }
+
+    /// Standard padded base64 of `bytes`.
+    pub fn base64(bytes: &[u8]) -> String {
+        super::source::encode(bytes)
     }
 
     /// A PDF's pages and an audio clip's duration (ms) from raw bytes.

@@ -112,13 +112,10 @@ pub(crate) fn image_rule(api: &str, model: &str, resolution: Option<&str>) -> Im
             }
         }
         "gemini" => {
-            let r = resolution.map(|r| r.to_ascii_lowercase());
-            let level = r
-                .as_deref()
-                .map(|r| r.trim_start_matches("media_resolution_"));
-            if m.starts_with("gemini-3") || m.contains("gemini-3") {
+            let level = level(resolution);
+            if m.contains("gemini-3") {
                 ImageRule::Fixed {
-                    tokens: match level {
+                    tokens: match level.as_deref() {
                         Some("low") => 280,
                         Some("medium") => 560,
                         Some("ultra_high") => 2240,
@@ -126,7 +123,7 @@ pub(crate) fn image_rule(api: &str, model: &str, resolution: Option<&str>) -> Im
                     },
                 }
             } else {
-                match level {
+                match level.as_deref() {
                     Some("low") => ImageRule::Fixed { tokens: 64 },
                     Some("medium") => ImageRule::Fixed { tokens: 256 },
                     _ => ImageRule::GeminiTiles,
@@ -135,6 +132,17 @@ pub(crate) fn image_rule(api: &str, model: &str, resolution: Option<&str>) -> Im
         }
         _ => openai_rule(&m),
     }
+}
+
+/// Gemini's media resolution as a level: `MEDIA_RESOLUTION_LOW` and `low` are both `low`.
+fn level(resolution: Option<&str>) -> Option<String> {
+    resolution.map(|r| {
+        let r = r.to_ascii_lowercase();
+        match r.strip_prefix("media_resolution_") {
+            Some(level) => level.to_string(),
+            None => r,
+        }
+    })
 }
 
 fn openai_rule(m: &str) -> ImageRule {
@@ -311,12 +319,8 @@ pub(crate) fn pdf_page(api: &str, model: &str, resolution: Option<&str>) -> (Pri
             (Priced::band(1_500, 3_000 + max_tokens as u64), 100)
         }
         "gemini" => {
-            let level = resolution.map(|r| r.to_ascii_lowercase());
-            let level = level
-                .as_deref()
-                .map(|r| r.trim_start_matches("media_resolution_"));
             let per = if m.contains("gemini-3") {
-                match level {
+                match level(resolution).as_deref() {
                     Some("low") => 280,
                     Some("high") => 1120,
                     _ => 560,

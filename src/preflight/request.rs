@@ -285,7 +285,6 @@ pub fn estimate_request_priced(
         cl100k: tables.base() == Profile::Cl100k,
         est: Estimator::new(tables.base()),
         overhead: 0,
-        media: 0,
         messages: 0,
         tools: 0,
         unpriced: Vec::new(),
@@ -322,7 +321,7 @@ pub fn estimate_request_priced(
         }
     };
     let mut estimate = w.est.finish_as(tables);
-    let (mut tokens, mut low, mut high) = (w.media, w.media, w.media);
+    let (mut tokens, mut low, mut high) = (0, 0, 0);
     for p in &w.parts {
         tokens += p.tokens;
         low += p.low;
@@ -379,7 +378,6 @@ struct Walker {
     cl100k: bool,
     est: Estimator,
     overhead: u64,
-    media: u64,
     messages: u64,
     tools: u64,
     unpriced: Vec<String>,
@@ -449,8 +447,7 @@ impl Walker {
         }
     }
 
-    fn unpriced(&mut self, path: String, floor: u64) {
-        self.media += floor;
+    fn unpriced(&mut self, path: String) {
         self.unpriced.push(path);
     }
 
@@ -573,7 +570,7 @@ impl Walker {
                                 let m = self.pricing.pdf(pp, data);
                                 self.parts.push(m);
                             } else {
-                                self.unpriced(pp, 0);
+                                self.unpriced(pp);
                             }
                         }
                         "input_audio" => {
@@ -586,7 +583,7 @@ impl Walker {
                         }
                         "" if part.is_string() => self.json_text(part),
                         "" => return Err(shape(&pp, "a content part with a `type`")),
-                        _ => self.unpriced(pp, 0),
+                        _ => self.unpriced(pp),
                     }
                 }
                 Ok(())
@@ -698,7 +695,7 @@ impl Walker {
                             it.get("content").unwrap_or(&Value::Null),
                             &format!("{p}/content"),
                         )?,
-                        Some(_) => self.unpriced(p, 0),
+                        Some(_) => self.unpriced(p),
                     }
                 }
             }
@@ -715,7 +712,7 @@ impl Walker {
                     defs.push((t, format!("/tools/{i}")));
                 } else {
                     // Built-in tools (web search, file search, ...) add prompts OpenAI does not document.
-                    self.unpriced(format!("/tools/{i}"), 0);
+                    self.unpriced(format!("/tools/{i}"));
                 }
             }
         }
@@ -828,10 +825,10 @@ impl Walker {
                                 let m = self.pricing.pdf(bp, data);
                                 self.parts.push(m);
                             } else {
-                                self.unpriced(bp, 0);
+                                self.unpriced(bp);
                             }
                         }
-                        Some(_) => self.unpriced(bp, 0),
+                        Some(_) => self.unpriced(bp),
                         None => return Err(shape(&bp, "a content block with a `type`")),
                     }
                 }
@@ -893,7 +890,7 @@ impl Walker {
                             }
                         }
                     }
-                    None => self.unpriced(format!("/tools/{i}"), 0),
+                    None => self.unpriced(format!("/tools/{i}")),
                 }
             }
         }
@@ -951,10 +948,10 @@ impl Walker {
                 };
                 match m {
                     Some(m) => self.parts.push(m),
-                    None => self.unpriced(pp, 0),
+                    None => self.unpriced(pp),
                 }
             } else if part.is_object() {
-                self.unpriced(pp, 0);
+                self.unpriced(pp);
             } else {
                 return Err(shape(&pp, "a part object"));
             }

@@ -734,11 +734,12 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     }
     // "Tokens per Minute (actual/limit): 65605/16000" (xAI): what was used over the limit.
     if let Some(i) = msg_text.find("(actual/limit)") {
-        let tail = &msg_text[i + "(actual/limit)".len()..];
-        if let Some(used) = number_after(tail, &[""]) {
-            let slash = tail.find('/').map(|k| &tail[k + 1..]);
+        let b = msg_text.as_bytes();
+        if let Some((used, j)) = number_at(b, i + "(actual/limit)".len()) {
             r.used = Some(used);
-            r.limit = slash.and_then(|t| number_after(t, &[""])).or(r.limit);
+            if b.get(j) == Some(&b'/') {
+                r.limit = number_at(b, j + 1).map(|(l, _)| l).or(r.limit);
+            }
         }
     }
     // "Maximum request body size 1048576 exceeded, actual body size 1056562" (Gemini); "The file size of `...` is

@@ -48,8 +48,8 @@ impl Emitter {
     }
 
     pub(crate) fn emit(&mut self, call: &mut Call) {
+        let shared = self.shared.clone();
         for (at_ms, event) in call.take_events() {
-            let shared = self.shared.clone();
             let provider = event
                 .target()
                 .and_then(|t| shared.names.get(t))
