@@ -120,7 +120,9 @@ impl ContentKind {
             return ContentKind::Emoji;
         }
         let cjk = (v[f::HAN_CHARS] + v[f::KANA_CHARS] + v[f::CJK_PUNCT]) as f64;
-        if cjk / nonspace > 0.25 {
+        // Text dense in rare ideographs (dictionaries, code tables: an ideograph and its Latin code a line) is
+        // priced like CJK text whatever the Latin around them.
+        if cjk / nonspace > 0.25 || v[f::HAN_RARE] as f64 / nonspace > 0.03 {
             return ContentKind::Cjk;
         }
         if v[f::HANGUL_CHARS] as f64 / nonspace > 0.25 {

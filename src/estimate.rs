@@ -7,7 +7,8 @@
 use crate::content::{repeat_share, ContentKind};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
-use crate::scan::{Class, Features, Scanner, NF};
+use crate::scan::{f, Class, Features, Scanner, NF, RUN_WIDE_KINDS};
+use crate::tables::{RUN_ASCII, RUN_EXCESS, RUN_WIDE};
 use serde::{Serialize, Serializer};
 
 /// One part of the content mix: a class of characters, how many there are, and the tokens they cost.
@@ -251,6 +252,54 @@ pub fn sigma(spread: [f64; 3], lin: f64, x: &Features) -> f64 {
         .sqrt()
 }
 
+/// What the text's repeats cost by `profile`'s run tables, `[low, median, high]` tokens: each character in a repeat
+/// at the rate a long run of it costs in that profile's vocabulary (measured with its tokenizer, `calibration/runs.tsv`;
+/// for a non-ASCII character the least and median of its kind's measured ones, and at the high end a token per
+/// byte, what a rare character of the kind may cost), and each run what a run costs beyond that
+/// (a run's remainder, a word-start piece). 100,000 `=` are 1,562.5 at o200k's 64 characters a token, whatever the
+/// corpus's short repeats taught the linear rates.
+pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
+    let p = profile as usize;
+    let mut ascii = 0.0;
+    for (&n, &code) in x.runs.ascii.iter().zip(&RUN_ASCII[p]) {
+        if n > 0 {
+            ascii += count(n) * f64::from(crate::profile_file::decode_rate(code));
+        }
+    }
+    let mut wide = [0.0; 3];
+    for (i, &k) in RUN_WIDE_KINDS.iter().enumerate() {
+        let n = count(x.runs.wide[k as usize]);
+        for (end, &r) in wide.iter_mut().zip(&RUN_WIDE[p][i]) {
+            *end += n * f64::from(r);
+        }
+    }
+    // The measured characters are a kind's common ones; a rare one costs more (a rare ideograph or Hangul syllable
+    // is 2 or 3 o200k tokens, not 1), up to a token per byte: the high end allows that.
+    wide[2] = wide[2].max(count(x.runs.wide_bytes));
+    let mut price = wide.map(|w| ascii + w);
+    let runs = [
+        count(x.v[f::REP_RUNS] + x.v[f::REP_ALPHA_RUNS]),
+        count(x.v[f::REP_WIDE_RUNS]),
+    ];
+    for (j, end) in price.iter_mut().enumerate() {
+        for (r, e) in runs.iter().zip(&RUN_EXCESS[p]) {
+            *end += r * f64::from(e[j]);
+        }
+        *end = end.max(0.0);
+    }
+    price
+}
+
+/// The least tokens a character of a long run of one ASCII character costs in `profile`: one over its longest
+/// run-token (o200k: 1/64).
+pub fn least_run_rate(profile: Profile) -> f64 {
+    RUN_ASCII[profile as usize]
+        .iter()
+        .filter(|&&c| c != 0)
+        .map(|&c| f64::from(crate::profile_file::decode_rate(c)))
+        .fold(1.0, f64::min)
+}
+
 /// Prices counted features with given tables (the calibration tool tries candidate tables through this;
 /// everyone else wants [`from_features`]).
 ///
@@ -258,6 +307,10 @@ pub fn sigma(spread: [f64; 3], lin: f64, x: &Features) -> f64 {
 /// `σ = sqrt(spread[0] + spread[1] / L + spread[2] · r)` ([`sigma`], `r` the share of characters in long runs): the
 /// median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`, so short texts and texts of
 /// long runs get wider bands, as measured.
+///
+/// Repeats are priced at least at what the run tables say they cost ([`run_price`]): where a band end's share of the
+/// linear repeats part falls short of the run tables' price at that end, the difference is added. Texts whose
+/// repeats are short (all the corpus's) keep their fitted price; a long run of one character grows with its length.
 pub fn from_features_with<W: Copy + Into<f64>>(
     x: &Features,
     profile: Profile,
@@ -275,6 +328,14 @@ pub fn from_features_with<W: Copy + Into<f64>>(
     let lin: f64 = per_class.iter().sum();
     let sigma = sigma(spread, lin, x);
     let q_mid = m.exp();
+    let repeats = per_class[Class::Repeats as usize];
+    let [run_lo, run_mid, run_hi] = if x.class_chars[Class::Repeats as usize] > 0 {
+        run_price(x, profile)
+    } else {
+        [0.0; 3]
+    };
+    // The linear estimate scaled by `q`, with the repeats priced at least at `run`.
+    let at = |q: f64, run: f64| lin * q + (run - repeats * q).max(0.0);
     let (tokens, low, high) = if x.chars == 0 {
         (0, 0, 0)
     } else {
@@ -282,9 +343,22 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         // and any non-empty text is at least one token.
         let cap = x.bytes + 1;
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
-        let tokens = clamp((lin * q_mid).round());
-        let low = clamp((lin * (m + z_lo * sigma).exp()).floor()).min(tokens);
-        let high = clamp((lin * (m + z_hi * sigma).exp()).ceil()).max(tokens);
+        let (q_lo, q_hi) = ((m + z_lo * sigma).exp(), (m + z_hi * sigma).exp());
+        let (mut lo, mut hi) = (at(q_lo, run_lo), at(q_hi, run_hi));
+        if x.runs.periodic > 0 {
+            // A short periodic pattern costs anything from what the profile's longest run-token allows to a token a
+            // character, as its unit's runs are or are not in the vocabulary: the band spans that for its
+            // characters, in place of their share of the punctuation's linear price.
+            let chars = count(x.runs.periodic);
+            let share =
+                (chars / count(x.class_chars[Class::Punctuation as usize]).max(1.0)).min(1.0);
+            let fitted = per_class[Class::Punctuation as usize] * share;
+            lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
+            hi = hi.max(hi - fitted * q_hi + chars);
+        }
+        let tokens = clamp(at(q_mid, run_mid).round());
+        let low = clamp(lo.floor()).min(tokens);
+        let high = clamp(hi.ceil()).max(tokens);
         (tokens, low, high)
     };
     let mut mix: Vec<MixPart> = Class::ALL
@@ -293,7 +367,11 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         .map(|c| MixPart {
             class: c,
             chars: x.class_chars[c as usize],
-            tokens: per_class[c as usize] * q_mid,
+            tokens: if c == Class::Repeats {
+                (per_class[c as usize] * q_mid).max(run_mid)
+            } else {
+                per_class[c as usize] * q_mid
+            },
         })
         .collect();
     // At most eight parts: an insertion sort (the library's sorts cost the wasm build kilobytes), largest token

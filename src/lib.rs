@@ -138,8 +138,8 @@ pub mod internals {
     pub mod scan {
         pub use crate::scan::kind;
         pub use crate::scan::{
-            f, scan, Class, Features, Scanner, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES,
-            FEATURE_NAMES, NF,
+            f, scan, Class, Features, Runs, Scanner, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES,
+            FEATURE_NAMES, NF, RUN_WIDE_KINDS,
         };
     }
     /// The media header readers (for the fuzz targets and the benchmark).
@@ -147,7 +147,9 @@ pub mod internals {
     /// Pricing counted features, and the pieces of the band.
     pub mod estimate {
         pub use crate::content::repeat_share;
-        pub use crate::estimate::{from_features, from_features_with, linear, price, sigma};
+        pub use crate::estimate::{
+            from_features, from_features_with, least_run_rate, linear, price, run_price, sigma,
+        };
     }
     /// The 16-bit codes the shipped rates are stored as.
     pub mod profile_file {

@@ -33,7 +33,7 @@
 //! of `a` exactly as the end of the text does, so nothing of `a` is re-priced. Tested on 2,000 random pairs per
 //! run, each under all nine profiles.)
 
-use llm_preflight::internals::estimate::{linear, repeat_share};
+use llm_preflight::internals::estimate::{linear, repeat_share, run_price};
 use llm_preflight::internals::headers::MAX_PLAUSIBLE_WAIT_MS;
 use llm_preflight::internals::scan::{Features, Scanner};
 use llm_preflight::{estimate, ContentKind, Estimator, Profile};
@@ -256,6 +256,58 @@ fn appending_can_lower_the_estimate_without_the_seam_or_across_kinds() {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Verdicts.
+
+/// A character that repeats (see `scan::kind::merges`): ASCII letters and punctuation, letters of other scripts,
+/// CJK, emoji and symbols.
+fn run_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        prop::sample::select(
+            (0x21u8..0x7f)
+                .map(char::from)
+                .filter(|c| !c.is_ascii_digit())
+                .collect::<Vec<_>>()
+        ),
+        prop::sample::select("éжλشक中日한ㅋ哈ー。─═•★😀".chars().collect::<Vec<_>>()),
+        (0x4e00u32..0x9fa5).prop_map(|u| char::from_u32(u).unwrap()),
+        (0xac00u32..0xd7a3).prop_map(|u| char::from_u32(u).unwrap()),
+    ]
+}
+
+/// The least tokens per character any run costs in the profile's run tables: one over its longest run-token.
+fn least_run_rate(p: Profile) -> f64 {
+    (0x21u8..0x7f)
+        .map(char::from)
+        .chain("éжλشक中日한ㅋ哈ー。─═•★😀".chars())
+        .map(|c| run_price(&features(&c.to_string().repeat(4096)), p)[0] / 4096.0)
+        .filter(|&r| r > 0.0)
+        .fold(f64::INFINITY, f64::min)
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// A run of one character is never priced as a constant: a longer run never costs less (median and both band
+    /// ends), and n characters of a run are never estimated below n over the profile's longest run-token.
+    #[test]
+    fn a_run_grows_with_its_length(c in run_char(), n in 4usize..60_000, more in 1usize..20_000, p in profile()) {
+        let (a, b) = (c.to_string().repeat(n), c.to_string().repeat(n + more));
+        let (ea, eb) = (estimate(&a, p), estimate(&b, p));
+        prop_assert!(eb.tokens >= ea.tokens && eb.low >= ea.low && eb.high >= ea.high, "{c:?} x {n} then +{more}: {ea:?} {eb:?}");
+        let floor = (n as f64 * least_run_rate(p)).floor() as u64;
+        prop_assert!(ea.tokens >= floor, "{c:?} x {n}: {} < {floor}", ea.tokens);
+        prop_assert!(ea.low <= ea.tokens && ea.tokens <= ea.high);
+    }
+
+    /// A run appended after text (at a whitespace seam) never lowers the band's high end, whatever the run's
+    /// length: the run tables price what the run adds.
+    #[test]
+    fn appending_a_run_never_lowers_the_high_end(s in text(), c in run_char(), n in 4usize..40_000, p in profile()) {
+        let a = format!("{} ", seam_end(&s));
+        let b = format!("{a}{}", c.to_string().repeat(n));
+        let (ea, eb) = (estimate(&a, p), estimate(&b, p));
+        prop_assert!(eb.high >= ea.high, "{a:?} + {c:?} x {n}: high {} -> {}", ea.high, eb.high);
+    }
+}
 
 fn rank(k: VerdictKind) -> u8 {
     match k {

@@ -20,7 +20,7 @@ use scan_inputs::{cuts, random_input, Rng, ALPHABET, WORDS};
 fn same(new: &Features, old: &reference_scan::Features) -> Result<(), String> {
     let s = &new.signals;
     let o = &old.signals;
-    let checks: [(&str, bool); 17] = [
+    let checks: [(&str, bool); 18] = [
         ("v", new.v == old.v),
         ("chars", new.chars == old.chars),
         ("bytes", new.bytes == old.bytes),
@@ -38,6 +38,7 @@ fn same(new: &Features, old: &reference_scan::Features) -> Result<(), String> {
         ("lines", s.lines == o.lines),
         ("indented_lines", s.indented_lines == o.indented_lines),
         ("first_nonspace", s.first_nonspace == o.first_nonspace),
+        ("runs", new.runs == old.runs),
     ];
     for (name, ok) in checks {
         if !ok {
@@ -52,8 +53,9 @@ fn same(new: &Features, old: &reference_scan::Features) -> Result<(), String> {
                 })
                 .collect();
             return Err(format!(
-                "{name} differs; v diffs (feature, new, reference): {diff:?}; class_chars new {:?} reference {:?}",
-                new.class_chars, old.class_chars
+                "{name} differs; runs.wide new {:?} reference {:?}; v diffs (feature, new, reference): {diff:?}; \
+                 class_chars new {:?} reference {:?}",
+                new.runs.wide, old.runs.wide, new.class_chars, old.class_chars
             ));
         }
     }
@@ -318,6 +320,51 @@ fn long_runs_match_the_reference() {
             check(s.as_bytes(), rng.next(), n <= 17).unwrap_or_else(|e| panic!("{c:?} x{n}: {e}"));
         }
     }
+}
+
+#[test]
+fn periodic_patterns_match_the_reference() {
+    // Units of 2-4 punctuation characters (and some that break off or hold a repeat), at every offset in a block.
+    let units = [
+        "=-",
+        "-.",
+        "<>",
+        "(,",
+        "-.-",
+        "=+=",
+        "[]{",
+        "=-=+",
+        "--=-",
+        "====-",
+        "-=",
+        "a-",
+        "=-=-=-=-x",
+    ];
+    let mut rng = Rng(29);
+    let mut checked = 0;
+    for unit in units {
+        for n in [3, 4, 5, 7, 16, 40] {
+            for off in 0..70 {
+                let s = format!(
+                    "{}{} {}{}",
+                    "x".repeat(off),
+                    unit.repeat(n),
+                    unit.repeat(n / 2 + 1),
+                    "!"
+                );
+                check(s.as_bytes(), rng.next(), n <= 5 && off % 7 == 0)
+                    .unwrap_or_else(|e| panic!("{unit:?} x{n} at {off}: {e}"));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 5000);
+    let x = llm_preflight::internals::scan::scan(&"=-".repeat(100));
+    assert_eq!(
+        x.runs.periodic,
+        200 - 8 + 1,
+        "every byte from the eighth ends a window"
+    );
 }
 
 /// Invalid UTF-8 between every kind of character, fed through `feed_bytes` cut at every byte.

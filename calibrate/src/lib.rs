@@ -19,6 +19,9 @@ use llm_preflight::{ContentKind, Profile};
 
 /// How many profiles there are (one column of counts, one table each).
 const NP: usize = Profile::COUNT;
+pub mod families;
+pub mod runs;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -612,6 +615,8 @@ pub struct Tables {
     /// Per profile, per detected kind: characters per token at p5, p50 and p95 on the fit split (what a gateway
     /// that logs only lengths can price with; see `chars_per_token_table`).
     pub chars_per_token: [[[f64; 3]; ContentKind::COUNT]; NP],
+    /// Run tables per profile (see [`runs`]).
+    pub runs: [runs::RunTable; NP],
 }
 
 /// Every band end is pushed this much further out, beyond what covers the fit split: the fit split's most extreme
@@ -626,8 +631,8 @@ pub const POOLED_FLOOR_Q: f64 = 0.025;
 /// Coverage each labelled kind must reach on the out-of-fold residuals when bands are widened.
 pub const FIT_COVERAGE: f64 = 1.0;
 
-/// Fits all profiles from the fit split.
-pub fn fit_all(prepared: &[Prepared]) -> Tables {
+/// Fits all profiles from the fit split, with the run tables from the measured runs (`calibration/runs.tsv`).
+pub fn fit_all(prepared: &[Prepared], run_rows: &[runs::RunRow]) -> Tables {
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
     let mut weights = [[0.0; NF]; NP];
     let empty = BandModel {
@@ -647,10 +652,28 @@ pub fn fit_all(prepared: &[Prepared]) -> Tables {
     for (p, cpt) in chars_per_token.iter_mut().enumerate() {
         *cpt = chars_per_token_table(&fit, p);
     }
+    let mut runs = runs::run_tables(run_rows);
+    for t in runs.iter_mut() {
+        for w in t.wide.iter_mut() {
+            *w = [
+                quantize(w[0], Round::Down),
+                quantize(w[1], Round::Nearest),
+                quantize(w[2], Round::Up),
+            ];
+        }
+        for e in [&mut t.ascii_excess, &mut t.wide_excess] {
+            *e = [
+                quantize(e[0], Round::Down),
+                quantize(e[1], Round::Nearest),
+                quantize(e[2], Round::Up),
+            ];
+        }
+    }
     Tables {
         weights,
         bands,
         chars_per_token,
+        runs,
     }
 }
 
@@ -778,7 +801,78 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
         s.push_str("    ],\n");
     }
     s.push_str("];\n");
+    render_runs(&mut s, &t.runs);
     s
+}
+
+/// The run tables' part of `src/tables.rs`.
+fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
+    use llm_preflight::internals::scan::kind;
+    s.push_str("\n/// Per profile: tokens per character of a long run of each ASCII character, as rate codes (0: a character never\n");
+    s.push_str(
+        "/// in a repeat), measured with each profile's tokenizer (`calibration/runs.tsv`).\n",
+    );
+    let _ = writeln!(s, "pub(crate) const RUN_ASCII: [[u16; 128]; {NP}] = [");
+    for (p, r) in t.iter().enumerate() {
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        s.push_str("    [\n");
+        for row in r.ascii.chunks(8) {
+            let codes: Vec<String> = row
+                .iter()
+                .map(|&x| {
+                    let c = encode_rate(x as f32)
+                        .filter(|&c| f64::from(decode_rate(c)) == x)
+                        .unwrap_or_else(|| panic!("run rate {x} has no 16-bit code"));
+                    format!("{c:#06x}")
+                })
+                .collect();
+            let _ = writeln!(s, "        {},", codes.join(", "));
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// Per profile, per kind of `scan::RUN_WIDE_KINDS`: tokens per character of a long run of a non-ASCII character,\n");
+    s.push_str("/// `[least, median, most]` over the kind's measured characters.\n");
+    let _ = writeln!(
+        s,
+        "pub(crate) const RUN_WIDE: [[[f32; 3]; {}]; {NP}] = [",
+        llm_preflight::internals::scan::RUN_WIDE_KINDS.len()
+    );
+    for (p, r) in t.iter().enumerate() {
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        s.push_str("    [\n");
+        for &k in &llm_preflight::internals::scan::RUN_WIDE_KINDS {
+            let w = r.wide[k as usize];
+            let _ = writeln!(
+                s,
+                "        [{}, {}, {}], // kind {k}{}",
+                lit(w[0]),
+                lit(w[1]),
+                lit(w[2]),
+                if k == kind::K_NCTL {
+                    " (C1 controls)"
+                } else {
+                    ""
+                }
+            );
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// Per profile: what one run costs beyond its characters' rate, in tokens, `[least, median, most]`, for runs of\n");
+    s.push_str("/// ASCII characters and of non-ASCII ones.\n");
+    let _ = writeln!(s, "pub(crate) const RUN_EXCESS: [[[f32; 3]; 2]; {NP}] = [");
+    for (p, r) in t.iter().enumerate() {
+        let e = |x: [f64; 3]| format!("[{}, {}, {}]", lit(x[0]), lit(x[1]), lit(x[2]));
+        let _ = writeln!(
+            s,
+            "    [{}, {}], // {}",
+            e(r.ascii_excess),
+            e(r.wide_excess),
+            Profile::ALL[p].name()
+        );
+    }
+    s.push_str("];\n");
 }
 
 fn lit(x: f64) -> String {

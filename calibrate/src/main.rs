@@ -14,6 +14,31 @@ fn main() -> ExitCode {
     match cmd.as_str() {
         "counts" => counts(&root),
         "fit" => fit(&root),
+        "families" => {
+            std::fs::write(
+                root.join("calibration/FAMILIES.md"),
+                families::families_report(&root),
+            )
+            .expect("write FAMILIES.md");
+            eprintln!("wrote calibration/FAMILIES.md");
+        }
+        "han-tier" => {
+            std::fs::write(root.join("src/scan/han_tier.rs"), runs::han_tier_source())
+                .expect("write han_tier.rs");
+            eprintln!("wrote src/scan/han_tier.rs");
+        }
+        "run-chars" => {
+            let chars = runs::run_chars(&load_corpus(&root));
+            std::fs::write(
+                root.join("calibration/run-chars.txt"),
+                runs::write_run_chars(&chars),
+            )
+            .expect("write run-chars.txt");
+            eprintln!(
+                "wrote calibration/run-chars.txt ({} characters)",
+                chars.len()
+            );
+        }
         "eval" => eval(&root),
         "cv" => cv(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
@@ -36,7 +61,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate han-tier | run-chars | families | counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }
@@ -60,13 +85,32 @@ fn counts(root: &Path) {
     std::fs::write(root.join("calibration/counts.tsv"), write_counts(&rows))
         .expect("write counts.tsv");
     eprintln!("counted {} samples", rows.len());
+    let chars = runs::read_run_chars(
+        &std::fs::read_to_string(root.join("calibration/run-chars.txt"))
+            .expect("calibration/run-chars.txt (calibrate run-chars)"),
+    );
+    let mut run_rows = runs::measure_openai(&chars);
+    run_rows.extend(
+        runs::read_runs(&root.join("calibration/vendor-runs.tsv"))
+            .into_iter()
+            .filter(|r| r.profile > Profile::Cl100k as usize),
+    );
+    std::fs::write(
+        root.join("calibration/runs.tsv"),
+        runs::write_runs(&run_rows),
+    )
+    .expect("write runs.tsv");
+    eprintln!("measured runs of {} characters", chars.len());
 }
 
 fn fit(root: &Path) {
     let samples = load_corpus(root);
     let rows = read_counts(&root.join("calibration/counts.tsv"));
     let prepared = prepare(&samples, &rows);
-    let t = fit_all(&prepared);
+    let t = fit_all(
+        &prepared,
+        &runs::read_runs(&root.join("calibration/runs.tsv")),
+    );
     let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
     std::fs::write(
         root.join("src/tables.rs"),

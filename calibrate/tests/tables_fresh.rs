@@ -18,7 +18,10 @@ fn tables_match_a_fresh_fit() {
         "counts.tsv and corpus/ disagree on the number of samples: regenerate"
     );
     let prepared = prepare(&samples, &rows);
-    let t = fit_all(&prepared);
+    let t = fit_all(
+        &prepared,
+        &runs::read_runs(&root.join("calibration/runs.tsv")),
+    );
     let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
     let fresh = render_tables(&t, n_fit, prepared.len());
     let committed = std::fs::read_to_string(root.join("src/tables.rs")).expect("src/tables.rs");

@@ -4,6 +4,8 @@
 //   node count.mjs CORPUS_DIR > OUT.tsv       every CORPUS_DIR/*/*.txt, one TSV row per file
 //   node count.mjs --text PROFILE < file      one count, for debugging
 //   node count.mjs --ids PROFILE < file       the token ids, one per line, for debugging
+//   node count.mjs --runs CHARS > OUT.tsv     runs of one character (CHARS: calibration/run-chars.txt), per profile:
+//                                             the arithmetic of calibrate/src/runs.rs (`measure`), same columns
 //
 // A count is the number of tokens the text encodes to as content: no BOS/EOS or other special
 // token is added and no chat template is applied. See README.md for what each profile is.
@@ -139,8 +141,41 @@ export async function runCorpus(dir, { load = loadProfile, out = process.stdout,
   return empty;
 }
 
+// The run lengths whose cost beyond the rate is measured; calibrate/src/runs.rs RUN_LENGTHS.
+const RUN_FROM = 4;
+const RUN_TO = 300;
+
+/** Writes `profile char d lo mid hi` rows for every character of CHARS_FILE and every profile (see runs.rs). */
+export async function runRuns(charsFile, { load = loadProfile, out = process.stdout, err = process.stderr } = {}) {
+  const chars = readFileSync(charsFile, "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("U+"))
+    .map((l) => String.fromCodePoint(parseInt(l.slice(2), 16)));
+  out.write("profile\tchar\td\tlo\tmid\thi\n");
+  for (const name of PROFILES) {
+    const t = performance.now();
+    const p = await load(name);
+    for (const ch of chars) {
+      const run = (n) => p.ids(ch.repeat(n)).length;
+      const d = run(4096) - run(2048);
+      const ex = [];
+      for (let n = RUN_FROM; n <= RUN_TO; n++) ex.push(2048 * run(n) - n * d);
+      ex.sort((a, b) => a - b);
+      const hex = ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+      out.write([name, `U+${hex}`, d, ex[0], ex[ex.length >> 1], ex[ex.length - 1]].join("\t") + "\n");
+    }
+    err.write(`runs: ${name} in ${fmtMs(performance.now() - t)}\n`);
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
+  if (args[0] === "--runs") {
+    if (args.length !== 2) usage(2);
+    await runRuns(args[1]);
+    return;
+  }
   if (args.length === 0 || args[0] === "-h" || args[0] === "--help") usage(args.length === 0 ? 2 : 0);
   if (args[0] === "--text" || args[0] === "--ids") {
     if (args.length !== 2) usage(2);

@@ -46,6 +46,8 @@ pub(super) trait Classes: Copy {
     fn plus_slash(self, w: &[u8; WIN]) -> u64;
     /// See [`hex_letters`].
     fn hex_letters(self, w: &[u8; WIN]) -> u64;
+    /// See [`ahead`].
+    fn ahead(self, w: &[u8; WIN], p: usize) -> u64;
 }
 
 /// SSE2 on x86-64, `u64` words elsewhere.
@@ -72,6 +74,10 @@ impl Classes for Portable {
     #[inline(always)]
     fn hex_letters(self, w: &[u8; WIN]) -> u64 {
         hex_letters(w)
+    }
+    #[inline(always)]
+    fn ahead(self, w: &[u8; WIN], p: usize) -> u64 {
+        ahead(w, p)
     }
 }
 
@@ -115,6 +121,10 @@ impl Classes for Avx2 {
     #[inline(always)]
     fn hex_letters(self, w: &[u8; WIN]) -> u64 {
         unsafe { avx2::hex_letters(w) }
+    }
+    #[inline(always)]
+    fn ahead(self, w: &[u8; WIN], p: usize) -> u64 {
+        unsafe { avx2::ahead(w, p) }
     }
 }
 
@@ -223,6 +233,16 @@ mod avx2 {
         }
         m
     }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn ahead(w: &[u8; WIN], p: usize) -> u64 {
+        let mut m = 0;
+        for k in 0..BLOCK / 32 {
+            unsafe { m |= bits(eq(load32(w, 32 * k), load32(w, 32 * k + p))) << (32 * k) };
+        }
+        m
+    }
 }
 
 /// Classifies the block `w[..BLOCK]` (and reads `w[BLOCK]` for `same_next`).
@@ -293,6 +313,31 @@ pub(super) fn hex_letters(w: &[u8; WIN]) -> u64 {
 #[inline(always)]
 pub(super) fn hex_letters(w: &[u8; WIN]) -> u64 {
     hex_letters_swar(w)
+}
+
+/// The bits of the block's bytes equal to the byte `p` after them (`p` at most 16).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn ahead(w: &[u8; WIN], p: usize) -> u64 {
+    sse2::ahead(w, p)
+}
+
+/// The bits of the block's bytes equal to the byte `p` after them (`p` at most 16).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(super) fn ahead(w: &[u8; WIN], p: usize) -> u64 {
+    ahead_swar(w, p)
+}
+
+/// [`ahead`] eight bytes at a time on `u64`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(super) fn ahead_swar(w: &[u8; WIN], p: usize) -> u64 {
+    let mut m = 0;
+    for k in 0..BLOCK / 8 {
+        m |= gather(zero_bytes(load8(w, 8 * k) ^ load8(w, 8 * k + p))) << (8 * k);
+    }
+    m
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -380,6 +425,15 @@ mod sse2 {
         let mut m = 0;
         for k in 0..BLOCK / 16 {
             m |= bits(within(or(load16(w, 16 * k), splat(0x20)), b'a', b'f')) << (16 * k);
+        }
+        m
+    }
+
+    #[inline(always)]
+    pub(super) fn ahead(w: &[u8; WIN], p: usize) -> u64 {
+        let mut m = 0;
+        for k in 0..BLOCK / 16 {
+            m |= bits(eq(load16(w, 16 * k), load16(w, 16 * k + p))) << (16 * k);
         }
         m
     }
@@ -578,6 +632,9 @@ mod tests {
                 }
                 assert_eq!(a.plus_slash(&w), plus_slash(&w));
                 assert_eq!(a.hex_letters(&w), hex_letters(&w));
+                for p in 1..=16 {
+                    assert_eq!(a.ahead(&w, p), ahead(&w, p));
+                }
             }
             assert_eq!(classify_swar(&w), want, "{w:?}");
             let cont = (0..BLOCK).fold(0u64, |m, i| {
@@ -598,6 +655,11 @@ mod tests {
             assert_eq!(plus_slash_hex16(&w16), (ps & 0xffff, hex & 0xffff));
             assert_eq!(plus_slash_swar(&w), ps);
             assert_eq!(hex_letters_swar(&w), hex);
+            for p in 1..=16 {
+                let e = (0..BLOCK).fold(0u64, |m, i| m | ((w[i] == w[i + p]) as u64) << i);
+                assert_eq!(ahead(&w, p), e);
+                assert_eq!(ahead_swar(&w, p), e);
+            }
             for c in [b'\\', b'+', b'/', 0x7f, 0] {
                 let e = (0..BLOCK).fold(0u64, |m, i| m | ((w[i] == c) as u64) << i);
                 assert_eq!(equal(&w, c), e);

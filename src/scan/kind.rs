@@ -239,6 +239,17 @@ pub const fn of_supplementary(u: u32) -> Kind {
     }
 }
 
+/// Whether a Han character is in the common tier: one of the CJK Unified Ideographs that o200k's vocabulary holds
+/// as one token (`han_tier.rs`, generated from the vocabulary). Every other ideograph (the rest of the block, the
+/// extensions, the compatibility ideographs) is rare.
+pub const fn is_common_han(u: u32) -> bool {
+    if u < 0x4e00 || u > 0x9fff {
+        return false;
+    }
+    let i = (u - 0x4e00) as usize;
+    super::han_tier::HAN_COMMON[i / 64] >> (i % 64) & 1 != 0
+}
+
 /// Whether the kind is a letter (of any script, ASCII ones too).
 pub const fn is_letter(k: Kind) -> bool {
     k == K_LO || k == K_UP || (k >= K_LATLO && k <= K_HANG)
@@ -260,19 +271,20 @@ pub const fn resolve_mark(prev: Kind, width: usize) -> Kind {
 }
 
 /// Whether four or more copies of a character of the kind in a row are priced as one repeat (tokenizers merge
-/// them): ASCII letters, punctuation and controls, non-ASCII symbols, CJK punctuation and C1 controls. Not
-/// whitespace, digits, non-ASCII letters, marks, emoji or their modifiers.
+/// them, or, for most non-ASCII letters, price each copy as a token of its own, far from what a word of them
+/// costs): ASCII letters, punctuation and controls, letters of every script, emoji, non-ASCII symbols, CJK
+/// punctuation and C1 controls. Not whitespace, digits, marks or emoji modifiers.
 pub const fn merges(k: Kind) -> bool {
     matches!(
         k,
-        K_LO | K_UP | K_PUN | K_CTL | K_CJKP | K_SYM2 | K_SYM3 | K_SYM4 | K_NCTL
-    )
+        K_LO | K_UP | K_PUN | K_CTL | K_CJKP | K_SYM2 | K_SYM3 | K_SYM4 | K_NCTL | K_EMO
+    ) || (k >= K_LATLO && k <= K_HANG)
 }
 
 // The table. `UTF8[(b0 & 0x3f) << 6 | (b1 & 0x3f)]`, for a character whose first two bytes are `b0` (from 0xC0
 // up) and `b1`, is (and the scanner reads it as `PAIRS`, indexed by the two bytes read as one little-endian `u16`
-// masked with 0x3f3f): below [`ATTEND`], its kind; from [`ATTEND`] to [`REFINE`], `ATTEND` + its kind when that is a
-// mark or a kind that merges in repeats (the scanner looks closer at those); from [`REFINE`] to [`FOUR`], a
+// masked with 0x3f3f): below [`ATTEND`], its kind; from [`ATTEND`] to [`REFINE`], `ATTEND` + its kind when that is
+// [`attended`] (the scanner looks closer at those); from [`REFINE`] to [`FOUR`], a
 // three-byte character whose 64 code points of that second byte are not all of one kind, `REFINE` + the row of
 // [`THIRD`] that the third byte indexes; [`FOUR`], a four-byte character.
 
@@ -311,9 +323,16 @@ const fn refined_rows() -> usize {
 
 const NREFINED: usize = refined_rows();
 
+/// Whether the scanner looks closer at every character of the kind (marks, and the kinds that merge in repeats but
+/// for letters): letters are common, so the scanner takes their kind straight from the table and looks closer only
+/// at one whose next character starts with the same two bytes, or right after a character it looked at.
+pub const fn attended(k: Kind) -> bool {
+    k == K_MARK || (merges(k) && !is_letter(k))
+}
+
 /// A kind as a table entry.
 const fn entry(k: Kind) -> u8 {
-    if k == K_MARK || merges(k) {
+    if attended(k) {
         ATTEND + k
     } else {
         k
@@ -458,7 +477,7 @@ mod tests {
             for b1 in 0x80..0xc0u8 {
                 let e = entry_of(b0, b1);
                 if e < ATTEND {
-                    assert!(e != K_MARK && !merges(e), "{b0:02x} {b1:02x}");
+                    assert!(!attended(e), "{b0:02x} {b1:02x}");
                 }
             }
         }

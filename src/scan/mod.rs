@@ -13,6 +13,7 @@
 //! definitions. Nothing here allocates.
 
 mod classify;
+mod han_tier;
 pub mod kind;
 
 use classify::{Classes, BLOCK, WIN};
@@ -21,7 +22,7 @@ use kind::{
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 165;
+pub const NF: usize = 167;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 ///
@@ -192,6 +193,13 @@ pub mod f {
     /// ASCII capitals `A` to `Z` outside repeats: 26 features from here (the letter features count either case),
     /// read off the byte histogram.
     pub const UPPER_A: usize = 139;
+    /// Combining marks right after an Arabic-script or Hebrew letter (harakat, shadda, sukun, niqqud), which count
+    /// among that script's letters too: vocabularies hold few vocalised words, so fully diacritised text splits into
+    /// about twice the pieces of the same text without its marks.
+    pub const ARABIC_MARKS: usize = 165;
+    /// Han characters outside the common tier ([`kind::is_common_han`]): a rare ideograph is two or three byte
+    /// pieces in most vocabularies where a common one is one token or less.
+    pub const HAN_RARE: usize = 166;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -379,6 +387,8 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "upper_x",
     "upper_y",
     "upper_z",
+    "arabic_marks",
+    "han_rare",
 ];
 
 /// Secondary counts used to say what a text is made of (not priced).
@@ -425,6 +435,8 @@ pub struct Features {
     pub class_chars: [u64; Class::COUNT],
     /// Secondary counts.
     pub signals: Signals,
+    /// The characters in repeats, by character (what the run tables price).
+    pub runs: Runs,
 }
 
 impl Default for Features {
@@ -435,8 +447,58 @@ impl Default for Features {
             bytes: 0,
             class_chars: [0; Class::COUNT],
             signals: Signals::default(),
+            runs: Runs::NEW,
         }
     }
+}
+
+/// The characters in repeats, by character: a long run of one character costs what the vocabulary's longest token
+/// of that character allows (100,000 `=` are 1,562 o200k tokens, 64 to a token; 100,000 `!` are 6,250), which
+/// the linear rates, fitted on text whose repeats are short, cannot know. The estimator prices these with the run
+/// tables measured from each profile's tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runs {
+    /// ASCII characters in repeats ([`f::REP_CHARS`] and [`f::REP_ALPHA_CHARS`]), by byte value.
+    pub ascii: [u64; 128],
+    /// Non-ASCII characters in repeats ([`f::REP_WIDE_CHARS`]), by [`kind`].
+    pub wide: [u64; kind::COUNT],
+    /// Their UTF-8 bytes: no tokenizer here emits more tokens for a character than its bytes, so a run of a rare
+    /// character, which costs more than its kind's measured ones, is never priced above this.
+    pub wide_bytes: u64,
+    /// Ends of periodic windows: bytes `i` such that, for a period `p` of 2, 3 or 4, the `4p` bytes up to `i` are
+    /// ASCII punctuation outside repeats and each equals the one `p` before it (four copies of a unit: `=-=-=-=-`).
+    /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
+    /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
+    pub periodic: u64,
+}
+
+/// The non-ASCII kinds whose characters repeat (see [`kind::merges`]), in the order of the run tables' rows.
+pub const RUN_WIDE_KINDS: [Kind; 27] = {
+    let mut out = [0; 27];
+    let mut n = 0;
+    let mut k = 0;
+    while k < kind::COUNT as Kind {
+        if kind::merges(k) && k >= K_LATLO {
+            out[n] = k;
+            n += 1;
+        }
+        k += 1;
+    }
+    assert!(
+        n == out.len(),
+        "every non-ASCII kind that repeats has a row"
+    );
+    out
+};
+
+impl Runs {
+    /// No repeat seen.
+    pub const NEW: Runs = Runs {
+        ascii: [0; 128],
+        wide: [0; kind::COUNT],
+        wide_bytes: 0,
+        periodic: 0,
+    };
 }
 
 /// Character classes for the content mix. Every character falls in exactly one.
@@ -490,7 +552,7 @@ impl Class {
     /// The class each priced feature's tokens are attributed to in the mix.
     pub const fn of_feature(i: usize) -> Class {
         match i {
-            f::HAN_CHARS..=f::CJK_PUNCT => Class::Cjk,
+            f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
@@ -680,6 +742,8 @@ pub struct Scanner {
     /// Characters in repeats, and the ASCII ones among them.
     repeat_chars: u64,
     repeat_ascii: u64,
+    /// The same characters, by character.
+    runs: Runs,
     bytes: u64,
     first_nonspace: Option<char>,
     c: Carry,
@@ -804,6 +868,7 @@ impl Scanner {
             indented_lines: 0,
             repeat_chars: 0,
             repeat_ascii: 0,
+            runs: Runs::NEW,
             bytes: 0,
             first_nonspace: None,
             c: Carry::NEW,
@@ -983,6 +1048,12 @@ impl Scanner {
             self.ascii_repeats(w, repeats, letter, b.same_next, c.same_next, c.repeats);
             letter &= !repeats;
             punct &= !repeats;
+        }
+        // Short periodic patterns of punctuation (`=-=-`, `-.-.`, `<><>`): only where eight punctuation characters
+        // stand in a row, which few blocks have.
+        let pj = join(punct, c.punct);
+        if half(all8(pj)) != 0 {
+            self.runs.periodic += periodic(w, c.last16, pj);
         }
         let upper = b.upper & letter;
         let lower = letter & !upper;
@@ -1190,7 +1261,9 @@ impl Scanner {
         self.repeat_ascii += pc(repeats);
         let mut r = repeats;
         while r != 0 {
-            self.hist[w[r.trailing_zeros() as usize] as usize] -= 1;
+            let b = w[r.trailing_zeros() as usize];
+            self.hist[b as usize] -= 1;
+            self.runs.ascii[(b & 0x7f) as usize] += 1;
             r &= r - 1;
         }
     }
@@ -1203,8 +1276,14 @@ impl Scanner {
     #[inline(always)]
     fn non_ascii<C: Classes>(&mut self, cl: C, w: &[u8; WIN], high: u64, cont: u64) -> NonAscii {
         const NONE: u8 = 0xff;
+        // A character in a repeat: its kind with this bit, so no kind's count takes it.
+        const REP: u8 = 0x80;
         let c = self.na;
         let mut kinds = [NONE; BLOCK];
+        // Characters whose next one starts with their two bytes (two or three bytes wide): the letters that may be in
+        // a repeat. The block's last byte always counts (its second byte's match lies past the masks).
+        let (a2, a3) = (cl.ahead(w, 2), cl.ahead(w, 3));
+        let twins = (a2 & (a2 >> 1)) | (a3 & (a3 >> 1)) | 1 << 63;
         let mut used = 0u64;
         let (mut merge_end, mut merge_bytes, mut merge_repeat) =
             (c.merge_end, c.merge_bytes, c.merge_repeat);
@@ -1214,23 +1293,32 @@ impl Scanner {
             let j = leads.trailing_zeros() as usize;
             leads &= leads - 1;
             let e = kind::entry_of_pair(u16::from_le_bytes([w[j], w[j + 1]]));
-            if e < kind::ATTEND {
-                kinds[j & (BLOCK - 1)] = e;
-                used |= 1 << e;
-                continue;
-            }
-            let (mut k, width) = kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3]);
+            let (mut k, width) = if e < kind::ATTEND {
+                // A letter (two or three bytes here) is looked at closer only when it may be in a repeat: the next
+                // character starts with its two bytes (`twins`), or the character before was looked at and ends here.
+                let width = 2 + (w[j] >= 0xe0) as usize;
+                if twins >> j & 1 == 0 && merge_end != j as i32 || !kind::merges(e) {
+                    kinds[j & (BLOCK - 1)] = e;
+                    used |= 1 << e;
+                    continue;
+                }
+                (e, width)
+            } else {
+                kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3])
+            };
             if k == K_MARK {
                 // The character before: ASCII, or the last non-ASCII one (this block's, or the previous block's last).
                 let before = firsts & ((1u64 << j) - 1);
                 let prev = if j > 0 && high >> (j - 1) & 1 == 0 {
                     kind::of_ascii_byte(w[j - 1])
                 } else if before != 0 {
-                    kinds[63 - before.leading_zeros() as usize]
+                    // A character in a repeat is held as `REP | kind`: its kind, which a mark after it takes.
+                    kinds[63 - before.leading_zeros() as usize] & !REP
                 } else {
                     c.kind
                 };
                 k = kind::resolve_mark(prev, width);
+                self.v[f::ARABIC_MARKS] += (k == K_ARB) as u64;
             }
             if kind::merges(k) {
                 // In a repeat when the character before is the same one and was in it, or (when it is not the same)
@@ -1245,9 +1333,12 @@ impl Scanner {
                 };
                 (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
                 if repeat {
+                    self.runs.wide[k as usize] += 1;
+                    self.runs.wide_bytes += width as u64;
                     self.v[f::REP_WIDE_CHARS] += 1;
                     self.v[f::REP_WIDE_RUNS] += !same_before as u64;
                     self.repeat_chars += 1;
+                    kinds[j & (BLOCK - 1)] = REP | k;
                     continue;
                 }
             }
@@ -1263,6 +1354,9 @@ impl Scanner {
             u &= u - 1;
             let m = cl.equal(&kinds, k as u8);
             self.kinds[k] += pc(m);
+            if k == K_HAN as usize {
+                self.v[f::HAN_RARE] += rare_han(w, m);
+            }
             slots[SLOT[k] as usize] |= m;
             used_slots |= 1 << SLOT[k];
         }
@@ -1319,7 +1413,11 @@ impl Scanner {
             if j + width > BLOCK {
                 spill = (j + width - BLOCK) as u8;
                 let k = kinds[j & (BLOCK - 1)];
-                spill_slot = if k == NONE { S_NONE } else { SLOT[k as usize] };
+                spill_slot = if k & REP != 0 {
+                    S_NONE
+                } else {
+                    SLOT[k as usize]
+                };
             }
         }
         let n = &mut self.na;
@@ -1332,8 +1430,8 @@ impl Scanner {
         n.kind = if high >> 63 == 0 {
             kind::of_ascii_byte(w[BLOCK - 1])
         } else {
-            // A repeat's character is `NONE` here, which is no letter either: what a mark after it needs to know.
-            kinds[63 - firsts.leading_zeros() as usize]
+            // A repeat's character is held as `REP | kind`: a mark after it takes that kind.
+            kinds[63 - firsts.leading_zeros() as usize] & !REP
         };
         na
     }
@@ -1547,8 +1645,67 @@ impl Scanner {
                 indented_lines: self.indented_lines,
                 first_nonspace: self.first_nonspace,
             },
+            runs: self.runs,
         }
     }
+}
+
+/// Bits where `x` holds at this byte and the `n - 1` before.
+#[inline(always)]
+fn all_n(x: u128, n: u32) -> u128 {
+    let mut a = x;
+    for k in 1..n {
+        a &= x << k;
+    }
+    a
+}
+
+/// The ends of periodic windows in a block (see [`Runs::periodic`]): `last16` is the previous block's last 16 bytes,
+/// `pj` the punctuation outside repeats of both blocks, joined.
+#[cold]
+#[inline(never)]
+fn periodic(w: &[u8; WIN], last16: u128, pj: u128) -> u64 {
+    // `a[t]` is the byte at joined bit `48 + t`: the previous block's last 16, then this block's 64.
+    let mut a = [0u8; 16 + BLOCK];
+    a[..16].copy_from_slice(&last16.to_le_bytes());
+    a[16..].copy_from_slice(&w[..BLOCK]);
+    let mut ends = 0;
+    for p in 2..=4u32 {
+        let mut back = 0u128;
+        for t in p as usize..a.len() {
+            back |= ((a[t] == a[t - p as usize]) as u128) << (48 + t);
+        }
+        ends |= half(all_n(back, 3 * p) & all_n(pj, 4 * p));
+    }
+    pc(ends)
+}
+
+/// How many of the Han characters starting at the bits of `m` are outside the common tier.
+#[inline(never)]
+fn rare_han(w: &[u8; WIN], mut m: u64) -> u64 {
+    let mut n = 0;
+    while m != 0 {
+        let j = m.trailing_zeros() as usize;
+        m &= m - 1;
+        // Ideographs are three or four bytes; a mark after one (two bytes or three) takes its kind, and is no
+        // common ideograph either.
+        let u = match w[j] {
+            0xf0.. => {
+                (w[j] as u32 & 0x07) << 18
+                    | (w[j + 1] as u32 & 0x3f) << 12
+                    | (w[j + 2] as u32 & 0x3f) << 6
+                    | (w[j + 3] as u32 & 0x3f)
+            }
+            0xe0.. => {
+                (w[j] as u32 & 0x0f) << 12
+                    | (w[j + 1] as u32 & 0x3f) << 6
+                    | (w[j + 2] as u32 & 0x3f)
+            }
+            _ => 0,
+        };
+        n += !kind::is_common_han(u) as u64;
+    }
+    n
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.

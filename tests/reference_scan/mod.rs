@@ -7,7 +7,7 @@
 
 use llm_preflight::internals::scan::kind::*;
 pub use llm_preflight::internals::scan::Features;
-use llm_preflight::internals::scan::{f, Class, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, NF};
+use llm_preflight::internals::scan::{f, Class, Runs, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, NF};
 
 /// The reference's streaming face: it keeps every byte and reads them all at the end, invalid UTF-8 replaced as
 /// `String::from_utf8_lossy` does (which is what the scanner's `feed_bytes` promises).
@@ -79,6 +79,7 @@ pub fn scan_reference(text: &str) -> Features {
     let mut width = vec![1usize; n];
     // Per byte: the lead position of its character.
     let mut at = vec![0usize; n];
+    let mut arabic_marks = 0u64;
     for (i, c) in text.char_indices() {
         let w = c.len_utf8();
         let mut k = if w == 1 {
@@ -89,6 +90,7 @@ pub fn scan_reference(text: &str) -> Features {
         if k == K_MARK {
             // A mark takes the previous character's kind when it is a letter.
             k = resolve_mark(if i > 0 { kind[i - 1] } else { K_NL }, w);
+            arabic_marks += (k == K_ARB) as u64;
         }
         lead[i] = true;
         for j in i..i + w {
@@ -130,6 +132,14 @@ pub fn scan_reference(text: &str) -> Features {
     }
     // Repeat runs: a repeat byte at a lead that does not continue a repeat of the same character.
     let mut v = [0u64; NF];
+    v[f::ARABIC_MARKS] = arabic_marks;
+    // Han characters outside the common tier, outside repeats.
+    for (i, c) in text.char_indices() {
+        if kind[i] == K_HAN && !rep[i] && !is_common_han(c as u32) {
+            v[f::HAN_RARE] += 1;
+        }
+    }
+    let mut repeats = Runs::NEW;
     let mut class_chars = [0u64; Class::COUNT];
     for i in 0..n {
         if !(rep[i] && lead[i]) {
@@ -148,7 +158,24 @@ pub fn scan_reference(text: &str) -> Features {
             v[runs] += 1;
         }
         v[chars] += 1;
+        if w > 1 {
+            repeats.wide[kind[i] as usize] += 1;
+            repeats.wide_bytes += w as u64;
+        } else {
+            repeats.ascii[b[i] as usize] += 1;
+        }
         class_chars[Class::Repeats as usize] += 1;
+    }
+    // Periodic windows: 4p bytes of ASCII punctuation outside repeats, each equal to the one p before.
+    let pun = |t: usize| b[t].is_ascii_punctuation() && !rep[t];
+    for i in 0..n {
+        if (2..=4).any(|p: usize| {
+            i + 1 >= 4 * p
+                && (i + 1 - 4 * p..=i).all(pun)
+                && (i + 1 - 3 * p..=i).all(|t| b[t] == b[t - p])
+        }) {
+            repeats.periodic += 1;
+        }
     }
     // Per-byte class predicates (repeats excluded).
     let k_at = |i: isize| -> Option<u8> {
@@ -510,5 +537,6 @@ pub fn scan_reference(text: &str) -> Features {
             indented_lines: indented,
             first_nonspace,
         },
+        runs: repeats,
     }
 }

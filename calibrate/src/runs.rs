@@ -1,0 +1,286 @@
+//! Runs of one character: what each profile's tokenizer makes of `c` repeated `n` times.
+//!
+//! The linear rates are fitted on the corpus, whose repeats are short (a ruler of 80 `=`, a row of `----`); they
+//! cannot know that 100,000 `=` are 1,562 o200k tokens (64 to a token) while 100,000 `!` are 6,250 (16 to a token).
+//! A vocabulary's tokens for runs of one character are regular: past a few dozen characters every further one costs
+//! the same share of a token. So for each character that the scanner counts in repeats, per profile:
+//!
+//! - `d`: the tokens 2,048 more characters of a long run cost (`T(4096) − T(2048)`; a rate of `d / 2048` per
+//!   character, exact in the tables' 11-bit significands since `d ≤ 2048`);
+//! - `lo`, `mid`, `hi`: the minimum, median and maximum over `n = 4..=300` of `2048·T(n) − n·d`, what a run costs
+//!   beyond its rate, in 2048ths of a token.
+//!
+//! The characters (`calibration/run-chars.txt`, written by `calibrate run-chars`): every ASCII character of a kind
+//! that repeats (letters, punctuation, controls), the C1 controls, and 12 characters of each other kind that repeats
+//! (letters of every other script, CJK punctuation, emoji, symbols) from the corpus's `fit` split: those seen most
+//! often in repeats, then the commonest. `calibrate counts` measures o200k and
+//! cl100k with tiktoken-rs; `calibration/vendors/count.mjs --runs` the other profiles, into
+//! `calibration/vendor-runs.tsv`. Both land in `calibration/runs.tsv`, which `fit` turns into the run tables of
+//! `src/tables.rs`.
+
+use crate::{Sample, NP};
+use llm_preflight::internals::scan::kind::{self, Kind};
+use llm_preflight::Profile;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The run lengths whose cost beyond the rate is measured (repeats start at 4 characters).
+pub const RUN_LENGTHS: std::ops::RangeInclusive<usize> = 4..=300;
+
+/// How many of a non-ASCII kind's commonest characters are measured.
+pub const WIDE_PER_KIND: usize = 12;
+
+/// One measured character for one profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunRow {
+    /// Index in `Profile::ALL`.
+    pub profile: usize,
+    pub ch: char,
+    /// Tokens per 2,048 characters of a long run.
+    pub d: i64,
+    /// Min, median and max of `2048·T(n) − n·d` over [`RUN_LENGTHS`].
+    pub lo: i64,
+    pub mid: i64,
+    pub hi: i64,
+}
+
+/// The scanner's kind of a character.
+pub fn kind_of(c: char) -> Kind {
+    let mut b = [0u8; 4];
+    let s = c.encode_utf8(&mut b);
+    if s.len() == 1 {
+        kind::of_ascii_byte(b[0])
+    } else {
+        kind::of_utf8(b[0], b[1], b[2], b[3]).0
+    }
+}
+
+/// The characters to measure, in code point order: see the module docs.
+pub fn run_chars(samples: &[Sample]) -> Vec<char> {
+    let mut out: Vec<char> = (1u8..0x80)
+        .map(char::from)
+        .filter(|&c| kind::merges(kind_of(c)))
+        .collect();
+    out.extend((0x80u32..0xa0).filter_map(char::from_u32));
+    // Per character: how often it is in a repeat (four or more in a row), and how often it occurs.
+    let mut freq: BTreeMap<char, (u64, u64)> = BTreeMap::new();
+    for s in samples.iter().filter(|s| crate::split_of(&s.id) == "fit") {
+        let chars: Vec<char> = s.text.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            if !c.is_ascii() && kind::merges(kind_of(c)) && kind_of(c) != kind::K_NCTL {
+                let in_run = (i.saturating_sub(3)..=i)
+                    .any(|s| chars.len() >= s + 4 && chars[s..s + 4].iter().all(|&x| x == c));
+                let e = freq.entry(c).or_default();
+                e.0 += in_run as u64;
+                e.1 += 1;
+            }
+        }
+    }
+    // Per kind: ((in repeats, occurrences), character).
+    type Seen = ((u64, u64), char);
+    let mut by_kind: BTreeMap<Kind, Vec<Seen>> = BTreeMap::new();
+    for (c, n) in freq {
+        by_kind.entry(kind_of(c)).or_default().push((n, c));
+    }
+    for v in by_kind.values_mut() {
+        // The characters seen in repeats first (most often first), then the commonest; ties by code point.
+        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        out.extend(v.iter().take(WIDE_PER_KIND).map(|x| x.1));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `calibration/run-chars.txt`: one `U+XXXX` per line.
+pub fn write_run_chars(chars: &[char]) -> String {
+    chars
+        .iter()
+        .map(|&c| format!("U+{:04X}\n", c as u32))
+        .collect()
+}
+
+/// Reads `calibration/run-chars.txt`.
+pub fn read_run_chars(text: &str) -> Vec<char> {
+    text.lines()
+        .filter_map(|l| u32::from_str_radix(l.trim().strip_prefix("U+")?, 16).ok())
+        .filter_map(char::from_u32)
+        .collect()
+}
+
+/// Measures one character with a counter (the same arithmetic as `count.mjs --runs`).
+pub fn measure(profile: usize, ch: char, count: impl Fn(&str) -> u64) -> RunRow {
+    let run = |n: usize| count(&ch.to_string().repeat(n)) as i64;
+    let d = run(4096) - run(2048);
+    let mut ex: Vec<i64> = RUN_LENGTHS.map(|n| 2048 * run(n) - n as i64 * d).collect();
+    ex.sort_unstable();
+    RunRow {
+        profile,
+        ch,
+        d,
+        lo: ex[0],
+        mid: ex[ex.len() / 2],
+        hi: ex[ex.len() - 1],
+    }
+}
+
+/// o200k's and cl100k's rows, measured now with tiktoken-rs.
+pub fn measure_openai(chars: &[char]) -> Vec<RunRow> {
+    let mut out = Vec::new();
+    for p in [Profile::O200k, Profile::Cl100k] {
+        let c = llm_preflight::ExactCounter::new(p).expect("tiktoken loads");
+        for &ch in chars {
+            out.push(measure(p as usize, ch, |s| c.count(s)));
+        }
+    }
+    out
+}
+
+/// `runs.tsv`: `profile  char  d  lo  mid  hi`, sorted by profile then character.
+pub fn write_runs(rows: &[RunRow]) -> String {
+    let mut rows = rows.to_vec();
+    rows.sort_by_key(|r| (r.profile, r.ch));
+    let mut s = String::from("profile\tchar\td\tlo\tmid\thi\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{}\tU+{:04X}\t{}\t{}\t{}\t{}",
+            Profile::ALL[r.profile].name(),
+            r.ch as u32,
+            r.d,
+            r.lo,
+            r.mid,
+            r.hi
+        );
+    }
+    s
+}
+
+/// Parses `runs.tsv` (or `vendor-runs.tsv`, the same columns).
+pub fn read_runs(path: &Path) -> Vec<RunRow> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            assert_eq!(c.len(), 6, "{}: bad row {l:?}", path.display());
+            let num = |i: usize| c[i].parse::<i64>().expect("a whole number");
+            RunRow {
+                profile: Profile::ALL
+                    .iter()
+                    .position(|p| p.name() == c[0])
+                    .expect("a profile name"),
+                ch: read_run_chars(c[1])[0],
+                d: num(2),
+                lo: num(3),
+                mid: num(4),
+                hi: num(5),
+            }
+        })
+        .collect()
+}
+
+/// The run tables of one profile, as `src/tables.rs` holds them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunTable {
+    /// Tokens per character of a long run of each ASCII character (0 for one never in a repeat).
+    pub ascii: [f64; 128],
+    /// Per kind (`kind::COUNT`): tokens per character of a long run, `[p0, p50, p100]` over the kind's measured
+    /// characters (every measured non-ASCII character's for a kind with none).
+    pub wide: Vec<[f64; 3]>,
+    /// What one run costs beyond its rate, in tokens: `[min, median, max]` over the measured characters (the median
+    /// of their medians), for ASCII runs and for non-ASCII ones.
+    pub ascii_excess: [f64; 3],
+    pub wide_excess: [f64; 3],
+}
+
+fn spread3(mut v: Vec<f64>) -> [f64; 3] {
+    if v.is_empty() {
+        return [0.0; 3];
+    }
+    v.sort_by(f64::total_cmp);
+    [v[0], v[v.len() / 2], v[v.len() - 1]]
+}
+
+/// The run tables from the measured rows.
+pub fn run_tables(rows: &[RunRow]) -> [RunTable; NP] {
+    std::array::from_fn(|p| {
+        let mine: Vec<&RunRow> = rows.iter().filter(|r| r.profile == p).collect();
+        assert!(
+            !mine.is_empty(),
+            "no run measurements for {} (run calibration/regenerate.sh)",
+            Profile::ALL[p].name()
+        );
+        let mut ascii = [0.0; 128];
+        let (mut ax, mut wx) = (Vec::new(), Vec::new());
+        let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); kind::COUNT];
+        let mut wide_all = Vec::new();
+        for r in &mine {
+            let rate = r.d as f64 / 2048.0;
+            let ex = [r.lo, r.mid, r.hi].map(|e| e as f64 / 2048.0);
+            if r.ch.is_ascii() {
+                ascii[r.ch as usize] = rate;
+                ax.push(ex);
+            } else {
+                by_kind[kind_of(r.ch) as usize].push(rate);
+                wide_all.push(rate);
+                wx.push(ex);
+            }
+        }
+        let pooled = spread3(wide_all);
+        let wide = by_kind
+            .into_iter()
+            .map(|v| if v.is_empty() { pooled } else { spread3(v) })
+            .collect();
+        let excess = |x: &[[f64; 3]]| {
+            [
+                x.iter().map(|e| e[0]).fold(0.0, f64::min),
+                spread3(x.iter().map(|e| e[1]).collect())[1],
+                x.iter().map(|e| e[2]).fold(0.0, f64::max),
+            ]
+        };
+        RunTable {
+            ascii,
+            wide,
+            ascii_excess: excess(&ax),
+            wide_excess: excess(&wx),
+        }
+    })
+}
+
+/// The common tier of Han characters (`src/scan/han_tier.rs`): the CJK Unified Ideographs (U+4E00–U+9FFF) that
+/// o200k's vocabulary holds as one token, 2,515 of 20,992: what a vocabulary trained on today's web text keeps
+/// whole. Every other ideograph is two or three byte pieces in o200k (and in cl100k, which keeps 549 whole).
+pub fn han_tier_source() -> String {
+    let o = llm_preflight::ExactCounter::new(Profile::O200k).expect("o200k loads");
+    let mut bits = [0u64; 328];
+    let mut n = 0;
+    for u in 0x4e00u32..=0x9fff {
+        let c = char::from_u32(u).expect("a scalar value");
+        if o.count(&c.to_string()) == 1 {
+            let i = (u - 0x4e00) as usize;
+            bits[i / 64] |= 1 << (i % 64);
+            n += 1;
+        }
+    }
+    let mut s = String::from(
+        "//! @generated by `cargo run -p calibrate --release -- han-tier` from o200k's vocabulary (tiktoken-rs). Do not edit;\n\
+         //! a test fails when this file and the vocabulary differ.\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "/// The common Han tier: bit `u - 0x4E00` is set for each of the {n} CJK Unified Ideographs (U+4E00–U+9FFF) that\n\
+         /// o200k encodes as one token. See `kind::is_common_han`.\n\
+         pub(crate) const HAN_COMMON: [u64; 328] = ["
+    );
+    for row in bits.chunks(4) {
+        let cells: Vec<String> = row.iter().map(|b| format!("{b:#018x}")).collect();
+        let _ = writeln!(s, "    {},", cells.join(", "));
+    }
+    s.push_str("];\n");
+    s
+}
