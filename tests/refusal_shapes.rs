@@ -1227,6 +1227,13 @@ error: `inputs` tokens + `max_new_tokens` must be <= 4097. Given: 80125 `inputs`
         c("github.com/ItzCrazyKns/Vane/issues/1011", "llama.cpp", Some(400), NONE,
           r##"request (355724 tokens) exceeds the available context size (262144 tokens), try increasing it"##,
           ContextLength, false, None, (Some(262144), Some(355724), None), TOK, None),
+        // The newer wording names no number: they are only in the fields beside it.
+        c("github.com/oobabooga/textgen/issues/7257", "llama.cpp", Some(400), NONE,
+          r##"{"error":{"code":400,"message":"the request exceeds the available context size. try increasing the context size or enable context shift","type":"exceed_context_size_error","n_prompt_tokens":14429,"n_ctx":8192}}"##,
+          ContextLength, false, None, (Some(8192), Some(14429), None), TOK, None),
+        c("github.com/ggml-org/llama.cpp/pull/15780", "llama.cpp", Some(500), NONE,
+          r##"{"error":{"code":500,"message":"the request exceeds the available context size. try increasing the context size or enable context shift","type":"exceed_context_size_error","n_prompt_tokens":1407,"n_ctx":256}}"##,
+          ContextLength, false, None, (Some(256), Some(1407), None), TOK, None),
         c("github.com/ollama/ollama/issues/15934", "ollama", Some(503), NONE,
           r##"{"error":"Server overloaded, please retry shortly (ref: aaa65c70-cfa0-446b-86f1-4ab0e2deb9e4)"}"##,
           Overloaded, true, None, N3, None, None),

@@ -211,6 +211,9 @@ struct Evidence {
     retry_delay_ms: Option<u64>,
     /// A numeric `code` or `status` that looks like an HTTP status.
     status: Option<u16>,
+    /// llama.cpp server's `n_ctx` and `n_prompt_tokens` beside its `exceed_context_size_error`.
+    n_ctx: Option<u64>,
+    n_prompt_tokens: Option<u64>,
     /// OpenRouter's `limit_source` etc.
     text_bytes: usize,
     nodes: usize,
@@ -351,6 +354,9 @@ impl Evidence {
                     self.quota_value = n;
                 }
             }
+            // {"type":"exceed_context_size_error","n_prompt_tokens":14429,"n_ctx":8192} (llama.cpp server)
+            "n_ctx" => self.n_ctx = self.n_ctx.or(x.as_u64()),
+            "n_prompt_tokens" => self.n_prompt_tokens = self.n_prompt_tokens.or(x.as_u64()),
             "param" | "request_id" | "@type" | "links" | "url" | "help" => {}
             _ => {
                 if matches!(x, Value::Object(_) | Value::Array(_)) {
@@ -796,6 +802,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             r.limit = number_after(&msg_text[i..], &["is "]).or(r.limit);
         }
         context_numbers(&msg_text, &mut r);
+        r.limit = r.limit.or(ev.n_ctx);
+        r.requested = r.requested.or(ev.n_prompt_tokens);
         // "context window exceeds limit (2013)": an error code in brackets, not the limit (MiniMax).
         if msg_text.contains("exceeds limit (")
             && r.limit
