@@ -197,7 +197,7 @@ pub mod f {
     /// among that script's letters too: vocabularies hold few vocalised words, so fully diacritised text splits into
     /// about twice the pieces of the same text without its marks.
     pub const ARABIC_MARKS: usize = 165;
-    /// Han characters outside the common tier ([`kind::is_common_han`]): a rare ideograph is two or three byte
+    /// Han characters outside the common tier ([`super::kind::is_common_han`]): a rare ideograph is two or three byte
     /// pieces in most vocabularies where a common one is one token or less.
     pub const HAN_RARE: usize = 166;
 }
