@@ -724,15 +724,9 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         s.push_str("    [\n");
         for (j, x) in w.iter().enumerate() {
-            let code = encode_rate(*x as f32)
-                .filter(|&c| f64::from(decode_rate(c)) == *x)
-                .unwrap_or_else(|| {
-                    panic!(
-                        "{}: rate {x} of {} has no 16-bit code",
-                        Profile::ALL[p].name(),
-                        FEATURE_NAMES[j]
-                    )
-                });
+            let code = rate_code(*x, || {
+                format!("{}: rate of {}", Profile::ALL[p].name(), FEATURE_NAMES[j])
+            });
             let _ = writeln!(
                 s,
                 "        {code:#06x}, // {} {}",
@@ -805,6 +799,13 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
     s
 }
 
+/// The 16-bit code a table rate is stored as; calibration stops when a rate has none (`what` names it).
+fn rate_code(x: f64, what: impl Fn() -> String) -> u16 {
+    encode_rate(x as f32)
+        .filter(|&c| f64::from(decode_rate(c)) == x)
+        .unwrap_or_else(|| panic!("{}: {x} has no 16-bit code", what()))
+}
+
 /// The run tables' part of `src/tables.rs`.
 fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     use llm_preflight::internals::scan::kind;
@@ -819,12 +820,7 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         for row in r.ascii.chunks(8) {
             let codes: Vec<String> = row
                 .iter()
-                .map(|&x| {
-                    let c = encode_rate(x as f32)
-                        .filter(|&c| f64::from(decode_rate(c)) == x)
-                        .unwrap_or_else(|| panic!("run rate {x} has no 16-bit code"));
-                    format!("{c:#06x}")
-                })
+                .map(|&x| format!("{:#06x}", rate_code(x, || "a run rate".into())))
                 .collect();
             let _ = writeln!(s, "        {},", codes.join(", "));
         }

@@ -47,12 +47,10 @@ pub struct RunRow {
 
 /// The scanner's kind of a character.
 pub fn kind_of(c: char) -> Kind {
-    let mut b = [0u8; 4];
-    let s = c.encode_utf8(&mut b);
-    if s.len() == 1 {
-        kind::of_ascii_byte(b[0])
+    if c.is_ascii() {
+        kind::of_ascii(c as u8)
     } else {
-        kind::of_utf8(b[0], b[1], b[2], b[3]).0
+        kind::of_code_point(c as u32)
     }
 }
 

@@ -739,10 +739,7 @@ pub struct Scanner {
     /// Every byte scanned, by value, less the ASCII characters in repeats.
     hist: [u64; 256],
     indented_lines: u64,
-    /// Characters in repeats, and the ASCII ones among them.
-    repeat_chars: u64,
-    repeat_ascii: u64,
-    /// The same characters, by character.
+    /// The characters in repeats, by character (their totals are summed from these).
     runs: Runs,
     bytes: u64,
     first_nonspace: Option<char>,
@@ -866,8 +863,6 @@ impl Scanner {
             kinds: [0; kind::COUNT],
             hist: [0; 256],
             indented_lines: 0,
-            repeat_chars: 0,
-            repeat_ascii: 0,
             runs: Runs::NEW,
             bytes: 0,
             first_nonspace: None,
@@ -1257,8 +1252,6 @@ impl Scanner {
         v[f::REP_ALPHA_CHARS] += pc(repeats & letter);
         v[f::REP_RUNS] += pc(starts & !letter);
         v[f::REP_CHARS] += pc(repeats & !letter);
-        self.repeat_chars += pc(repeats);
-        self.repeat_ascii += pc(repeats);
         let mut r = repeats;
         while r != 0 {
             let b = w[r.trailing_zeros() as usize];
@@ -1337,7 +1330,6 @@ impl Scanner {
                     self.runs.wide_bytes += width as u64;
                     self.v[f::REP_WIDE_CHARS] += 1;
                     self.v[f::REP_WIDE_RUNS] += !same_before as u64;
-                    self.repeat_chars += 1;
                     kinds[j & (BLOCK - 1)] = REP | k;
                     continue;
                 }
@@ -1618,9 +1610,11 @@ impl Scanner {
         class_chars[Class::Punctuation as usize] = punct;
         class_chars[Class::Whitespace as usize] = whitespace + kn(K_NWS);
         class_chars[Class::Symbols as usize] = symbols;
-        class_chars[Class::Repeats as usize] = self.repeat_chars;
+        // The characters in repeats, from their per-character counts.
+        let repeat_ascii: u64 = self.runs.ascii.iter().sum();
+        class_chars[Class::Repeats as usize] = repeat_ascii + self.runs.wide.iter().sum::<u64>();
         class_chars[Class::Control as usize] = controls + kn(K_NCTL);
-        let chars = total + self.repeat_ascii + sum(0xc0, 0xff);
+        let chars = total + repeat_ascii + sum(0xc0, 0xff);
         if chars > 0 {
             v[f::BIAS] = 1;
         }
