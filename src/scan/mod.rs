@@ -570,6 +570,10 @@ impl Class {
 /// in it.
 const PAD: u8 = 0xff;
 
+/// A non-ASCII character in a repeat, in the block's table of kinds: its kind with this bit, so no kind's count takes
+/// it, and a mark after it still finds its kind.
+const REP: u8 = 0x80;
+
 // Mask slots for the non-ASCII kinds that runs are made of: accented Latin letters, non-ASCII digits, non-ASCII
 // whitespace, then one slot per script of [`SCRIPT_RUNS`] (the first seven alphabetic, the last three CJK).
 const S_NONE: u8 = 0;
@@ -1045,10 +1049,14 @@ impl Scanner {
             punct &= !repeats;
         }
         // Short periodic patterns of punctuation (`=-=-`, `-.-.`, `<><>`): only where eight punctuation characters
-        // stand in a row, which few blocks have.
-        let pj = join(punct, c.punct);
-        if half(all8(pj)) != 0 {
-            self.runs.periodic += periodic(w, c.last16, pj);
+        // stand in a row, which few blocks have. Such a row has seven punctuation characters right after one in this
+        // block, or runs on from the previous block's last byte into this one's first.
+        let pp = punct & back1(punct, c.punct);
+        if pc(pp) >= 7 || pp & 1 != 0 {
+            let pj = join(punct, c.punct);
+            if half(all8(pj)) != 0 {
+                self.runs.periodic += periodic(w, c.last16, pj);
+            }
         }
         let upper = b.upper & letter;
         let lower = letter & !upper;
@@ -1269,74 +1277,27 @@ impl Scanner {
     #[inline(always)]
     fn non_ascii<C: Classes>(&mut self, cl: C, w: &[u8; WIN], high: u64, cont: u64) -> NonAscii {
         const NONE: u8 = 0xff;
-        // A character in a repeat: its kind with this bit, so no kind's count takes it.
-        const REP: u8 = 0x80;
         let c = self.na;
         let mut kinds = [NONE; BLOCK];
-        // Characters whose next one starts with their two bytes (two or three bytes wide): the letters that may be in
-        // a repeat. The block's last byte always counts (its second byte's match lies past the masks).
+        // The places of characters (two or three bytes wide) whose next one is the same character: the only letters
+        // that may start a repeat. Bytes the masks cannot see past (the block's last) count as equal. The place right
+        // after a character in a repeat is added (by `characters`, and here from the previous block's last), since
+        // the run's last character has no same one after it. A block with no character at any of these places (most
+        // of them) takes every letter's kind straight from the table.
         let (a2, a3) = (cl.ahead(w, 2), cl.ahead(w, 3));
-        let twins = (a2 & (a2 >> 1)) | (a3 & (a3 >> 1)) | 1 << 63;
-        let mut used = 0u64;
-        let (mut merge_end, mut merge_bytes, mut merge_repeat) =
-            (c.merge_end, c.merge_bytes, c.merge_repeat);
-        let firsts = high & !cont;
-        let mut leads = firsts;
-        while leads != 0 {
-            let j = leads.trailing_zeros() as usize;
-            leads &= leads - 1;
-            let e = kind::entry_of_pair(u16::from_le_bytes([w[j], w[j + 1]]));
-            let (mut k, width) = if e < kind::ATTEND {
-                // A letter (two or three bytes here) is looked at closer only when it may be in a repeat: the next
-                // character starts with its two bytes (`twins`), or the character before was looked at and ends here.
-                let width = 2 + (w[j] >= 0xe0) as usize;
-                if twins >> j & 1 == 0 && merge_end != j as i32 || !kind::merges(e) {
-                    kinds[j & (BLOCK - 1)] = e;
-                    used |= 1 << e;
-                    continue;
-                }
-                (e, width)
-            } else {
-                kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3])
-            };
-            if k == K_MARK {
-                // The character before: ASCII, or the last non-ASCII one (this block's, or the previous block's last).
-                let before = firsts & ((1u64 << j) - 1);
-                let prev = if j > 0 && high >> (j - 1) & 1 == 0 {
-                    kind::of_ascii_byte(w[j - 1])
-                } else if before != 0 {
-                    // A character in a repeat is held as `REP | kind`: its kind, which a mark after it takes.
-                    kinds[63 - before.leading_zeros() as usize] & !REP
-                } else {
-                    c.kind
-                };
-                k = kind::resolve_mark(prev, width);
-                self.v[f::ARABIC_MARKS] += (k == K_ARB) as u64;
-            }
-            if kind::merges(k) {
-                // In a repeat when the character before is the same one and was in it, or (when it is not the same)
-                // when the three after are.
-                let mask = u32::MAX >> (32 - 8 * width);
-                let bytes = load32(w, j) & mask;
-                let same_before = merge_end == j as i32 && merge_bytes == bytes;
-                let repeat = if same_before {
-                    merge_repeat
-                } else {
-                    (1..4).all(|t| load32(w, j + t * width) & mask == bytes)
-                };
-                (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
-                if repeat {
-                    self.runs.wide[k as usize] += 1;
-                    self.runs.wide_bytes += width as u64;
-                    self.v[f::REP_WIDE_CHARS] += 1;
-                    self.v[f::REP_WIDE_RUNS] += !same_before as u64;
-                    kinds[j & (BLOCK - 1)] = REP | k;
-                    continue;
-                }
-            }
-            kinds[j & (BLOCK - 1)] = k;
-            used |= 1 << k;
+        let mut look =
+            (a2 & ((a2 >> 1) | 1 << 63)) | (a3 & ((a3 >> 1) | 1 << 63) & ((a3 >> 2) | 3 << 62));
+        let mut m = (c.merge_end, c.merge_bytes, c.merge_repeat);
+        if m.2 && (0..BLOCK as i32).contains(&m.0) {
+            look |= 1 << m.0;
         }
+        let firsts = high & !cont;
+        let used = if look & firsts == 0 {
+            self.characters::<false>(w, high, firsts, look, &mut kinds, &mut m)
+        } else {
+            self.characters::<true>(w, high, firsts, look, &mut kinds, &mut m)
+        };
+        let (merge_end, merge_bytes, merge_repeat) = m;
         // Counts by kind, first bytes by mask slot.
         let mut slots = [0u64; NSLOT];
         let mut used_slots = 0u32;
@@ -1426,6 +1387,85 @@ impl Scanner {
             kinds[63 - firsts.leading_zeros() as usize] & !REP
         };
         na
+    }
+
+    /// The non-ASCII characters of a block one at a time (see [`Scanner::non_ascii`]): each one's kind at its
+    /// first byte's place in `kinds`, the kinds seen as the bits of the result. With `LOOK`, a letter whose bit in
+    /// `look` is set is looked at closer (it may be in a repeat); without, no letter is (no bit of `look` is at a
+    /// character).
+    #[inline(always)]
+    fn characters<const LOOK: bool>(
+        &mut self,
+        w: &[u8; WIN],
+        high: u64,
+        firsts: u64,
+        mut look: u64,
+        kinds: &mut [u8; BLOCK],
+        m: &mut (i32, u32, bool),
+    ) -> u64 {
+        let mut used = 0u64;
+        let (mut merge_end, mut merge_bytes, mut merge_repeat) = *m;
+        let mut leads = firsts;
+        while leads != 0 {
+            let j = leads.trailing_zeros() as usize;
+            leads &= leads - 1;
+            let e = kind::entry_of_pair(u16::from_le_bytes([w[j], w[j + 1]]));
+            let (mut k, width) = if e < kind::ATTEND {
+                // A letter (two or three bytes here) is looked at closer only when it may be in a repeat: the next
+                // character is the same one, or the character before is in a repeat and ends here (`look`).
+                if !LOOK || look >> j & 1 == 0 || !kind::merges(e) {
+                    kinds[j & (BLOCK - 1)] = e;
+                    used |= 1 << e;
+                    continue;
+                }
+                (e, 2 + (w[j] >= 0xe0) as usize)
+            } else {
+                kind::resolve(e, w[j], w[j + 1], w[j + 2], w[j + 3])
+            };
+            if k == K_MARK {
+                // The character before: ASCII, or the last non-ASCII one (this block's, or the previous block's last).
+                let before = firsts & ((1u64 << j) - 1);
+                let prev = if j > 0 && high >> (j - 1) & 1 == 0 {
+                    kind::of_ascii_byte(w[j - 1])
+                } else if before != 0 {
+                    // A character in a repeat is held as `REP | kind`: its kind, which a mark after it takes.
+                    kinds[63 - before.leading_zeros() as usize] & !REP
+                } else {
+                    self.na.kind
+                };
+                k = kind::resolve_mark(prev, width);
+                self.v[f::ARABIC_MARKS] += (k == K_ARB) as u64;
+            }
+            // Letters of two or three bytes only where `look` says (four-byte ones, ideographs of the extensions, are
+            // rare enough to look at each).
+            if kind::merges(k) && (LOOK && look >> j & 1 != 0 || !kind::is_letter(k) || width == 4)
+            {
+                // In a repeat when the character before is the same one and was in it, or (when it is not the same)
+                // when the three after are.
+                let mask = u32::MAX >> (32 - 8 * width);
+                let bytes = load32(w, j) & mask;
+                let same_before = merge_end == j as i32 && merge_bytes == bytes;
+                let repeat = if same_before {
+                    merge_repeat
+                } else {
+                    (1..4).all(|t| load32(w, j + t * width) & mask == bytes)
+                };
+                (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
+                if repeat {
+                    look |= (1u128 << (j + width)) as u64;
+                    self.runs.wide[k as usize] += 1;
+                    self.runs.wide_bytes += width as u64;
+                    self.v[f::REP_WIDE_CHARS] += 1;
+                    self.v[f::REP_WIDE_RUNS] += !same_before as u64;
+                    kinds[j & (BLOCK - 1)] = REP | k;
+                    continue;
+                }
+            }
+            kinds[j & (BLOCK - 1)] = k;
+            used |= 1 << k;
+        }
+        *m = (merge_end, merge_bytes, merge_repeat);
+        used
     }
 
     /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
@@ -1647,11 +1687,13 @@ impl Scanner {
 /// Bits where `x` holds at this byte and the `n - 1` before.
 #[inline(always)]
 fn all_n(x: u128, n: u32) -> u128 {
-    let mut a = x;
-    for k in 1..n {
-        a &= x << k;
+    // Doubling: `a` holds where `k` in a row end; two such rows `n - k` apart make `n` in a row (`k <= n <= 2k`).
+    let (mut a, mut k) = (x, 1);
+    while 2 * k <= n {
+        a &= a << k;
+        k *= 2;
     }
-    a
+    a & (a << (n - k))
 }
 
 /// The ends of periodic windows in a block (see [`Runs::periodic`]): `last16` is the previous block's last 16 bytes,
@@ -1659,17 +1701,26 @@ fn all_n(x: u128, n: u32) -> u128 {
 #[cold]
 #[inline(never)]
 fn periodic(w: &[u8; WIN], last16: u128, pj: u128) -> u64 {
-    // `a[t]` is the byte at joined bit `48 + t`: the previous block's last 16, then this block's 64.
-    let mut a = [0u8; 16 + BLOCK];
-    a[..16].copy_from_slice(&last16.to_le_bytes());
-    a[16..].copy_from_slice(&w[..BLOCK]);
+    // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
+    // block's 64.
+    let mut a = [0u8; 8 + 16 + BLOCK];
+    a[8..24].copy_from_slice(&last16.to_le_bytes());
+    a[24..].copy_from_slice(&w[..BLOCK]);
+    let word = |t: usize| u64::from_le_bytes(a[t..t + 8].try_into().unwrap_or_default());
     let mut ends = 0;
-    for p in 2..=4u32 {
+    for p in 2..=4 {
+        // Bit `48 + t` where byte `t` equals the one `p` before it (padding, a control, where there is none), eight
+        // bytes at a time: the top bit of each byte of the xor that is zero (exact: no carry crosses a byte),
+        // gathered into eight bits.
         let mut back = 0u128;
-        for t in p as usize..a.len() {
-            back |= ((a[t] == a[t - p as usize]) as u128) << (48 + t);
+        for t in (8..a.len()).step_by(8) {
+            let x = word(t) ^ word(t - p);
+            let zero = !(((x & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | x)
+                & 0x8080_8080_8080_8080;
+            let bits = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            back |= (bits as u128) << (40 + t);
         }
-        ends |= half(all_n(back, 3 * p) & all_n(pj, 4 * p));
+        ends |= half(all_n(back, 3 * p as u32) & all_n(pj, 4 * p as u32));
     }
     pc(ends)
 }
@@ -1677,29 +1728,23 @@ fn periodic(w: &[u8; WIN], last16: u128, pj: u128) -> u64 {
 /// How many of the Han characters starting at the bits of `m` are outside the common tier.
 #[inline(never)]
 fn rare_han(w: &[u8; WIN], mut m: u64) -> u64 {
-    let mut n = 0;
+    let all = pc(m);
+    let mut common = 0;
     while m != 0 {
         let j = m.trailing_zeros() as usize;
         m &= m - 1;
-        // Ideographs are three or four bytes; a mark after one (two bytes or three) takes its kind, and is no
-        // common ideograph either.
-        let u = match w[j] {
-            0xf0.. => {
-                (w[j] as u32 & 0x07) << 18
-                    | (w[j + 1] as u32 & 0x3f) << 12
-                    | (w[j + 2] as u32 & 0x3f) << 6
-                    | (w[j + 3] as u32 & 0x3f)
-            }
-            0xe0.. => {
-                (w[j] as u32 & 0x0f) << 12
-                    | (w[j + 1] as u32 & 0x3f) << 6
-                    | (w[j + 2] as u32 & 0x3f)
-            }
-            _ => 0,
+        // The common tier's ideographs are three bytes, and its rows of 64 code points are those of the second
+        // byte: the first two bytes name the row, the third the bit. Four-byte ideographs and a mark after one
+        // (which takes its kind) are no common ideograph.
+        let row =
+            ((w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f)).wrapping_sub(0x4e00 >> 6);
+        let hit = match han_tier::HAN_COMMON.get(row) {
+            Some(bits) => w[j] >> 4 == 0xe && bits >> (w[j + 2] & 0x3f) & 1 != 0,
+            None => false,
         };
-        n += !kind::is_common_han(u) as u64;
+        common += hit as u64;
     }
-    n
+    all - common
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.
