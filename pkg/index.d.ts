@@ -209,6 +209,8 @@ export interface RateLimitHeaders {
   tokens: DimensionState;
   input_tokens: DimensionState;
   output_tokens: DimensionState;
+  /** A window whose headers do not say what it counts (`x-ratelimit-remaining`, `ratelimit-reset`, `ratelimit`). */
+  unnamed: DimensionState;
   retry_after_ms: number | null;
   /** Rate-limit headers whose values could not be used. */
   malformed: { name: string; value: string; message: string }[];

@@ -11,6 +11,11 @@
 //!   `retry-after-ms` and `x-ms-retry-after-ms` (milliseconds).
 //! - Azure's `-1` sentinel (`x-ratelimit-limit-tokens: -1`, `x-ratelimit-remaining-tokens: -1`, with
 //!   `x-ratelimit-reset-tokens: 0`): unknown, not a value.
+//! - Headers that do not name what they count: `x-ratelimit-{limit,remaining,reset}` (OpenRouter, Together,
+//!   API gateways), `ratelimit-{limit,remaining,reset}` (the IETF draft's fields, Kong, Envoy) and the draft's
+//!   single `ratelimit` field (`limit=100, remaining=0, reset=30`, or the later `"default";r=0;t=30`). These go to
+//!   [`RateLimitSnapshot::unnamed`], never to requests or tokens: which one they count is the provider's to say.
+//!   Their resets may be seconds, a duration, or a Unix timestamp in seconds or milliseconds.
 //!
 //! An absent header is unknown (`None`), never zero. Dates are converted with the caller's `now_ms`; a date in the
 //! past or implausibly far ahead (clock skew, a reset at the Unix epoch) gives `None` and a [`HeaderError`], never a
@@ -68,6 +73,11 @@ pub struct RateLimitSnapshot {
     pub input_tokens: DimensionState,
     /// Output tokens per window, where the provider meters them apart (`anthropic-ratelimit-output-tokens-*`).
     pub output_tokens: DimensionState,
+    /// A window whose headers do not say what it counts (`x-ratelimit-remaining`, `ratelimit-reset`, the
+    /// `ratelimit` field): requests at most providers that send them, but not stated, so never read as requests.
+    /// A refusal's wait may come from its reset when it is the window that ran out.
+    #[serde(default)]
+    pub unnamed: DimensionState,
     /// The wait the response asks for, in milliseconds (`retry-after-ms`, `x-ms-retry-after-ms`, else
     /// `retry-after`). Never negative; `None` when absent or implausible.
     pub retry_after_ms: Option<u64>,
@@ -80,6 +90,7 @@ impl RateLimitSnapshot {
             && self.tokens.is_unknown()
             && self.input_tokens.is_unknown()
             && self.output_tokens.is_unknown()
+            && self.unnamed.is_unknown()
             && self.retry_after_ms.is_none()
     }
 
@@ -109,6 +120,17 @@ impl RateLimitSnapshot {
                     parse_retry_after_ms(value_t, now_ms).map(|v| retry_after_s = Some(v))
                 }
                 Field::RetryAfterMs => parse_ms_value(value_t).map(|v| retry_after_ms = Some(v)),
+                Field::Combined => parse_combined(value_t, now_ms).map(|d| snap.unnamed = d),
+                Field::Unnamed(what) => {
+                    let dim = &mut snap.unnamed;
+                    match what {
+                        What::Limit => parse_count(value_t).map(|n| dim.limit = n),
+                        What::Remaining => parse_count(value_t).map(|n| dim.remaining = n),
+                        What::Reset => {
+                            parse_reset_duration(value_t, now_ms).map(|ms| dim.reset_ms = Some(ms))
+                        }
+                    }
+                }
                 Field::Dim(d, what, style) => {
                     let dim = snap.dim_mut(d);
                     match what {
@@ -287,6 +309,10 @@ enum Field {
     RetryAfter,
     RetryAfterMs,
     Dim(Dimension, What, Style),
+    /// `x-ratelimit-limit` and the like: a window that does not say what it counts.
+    Unnamed(What),
+    /// The IETF draft's one `ratelimit` field.
+    Combined,
 }
 
 impl Field {
@@ -300,6 +326,7 @@ impl Field {
         match n {
             "retry-after" => return Some(Field::RetryAfter),
             "retry-after-ms" | "x-ms-retry-after-ms" => return Some(Field::RetryAfterMs),
+            "ratelimit" => return Some(Field::Combined),
             _ => {}
         }
         if let Some(rest) = n.strip_prefix("anthropic-ratelimit-") {
@@ -319,16 +346,16 @@ impl Field {
             };
             return Some(Field::Dim(d, w, Style::Timestamp));
         }
+        if let Some(what) = n.strip_prefix("ratelimit-") {
+            return what_of(what).map(Field::Unnamed);
+        }
         let rest = n
             .strip_prefix("x-ratelimit-")
             .or_else(|| n.strip_prefix("x-rate-limit-"))?;
-        let (what, dim) = rest.split_once('-')?;
-        let w = match what {
-            "limit" => What::Limit,
-            "remaining" => What::Remaining,
-            "reset" => What::Reset,
-            _ => return None,
+        let Some((what, dim)) = rest.split_once('-') else {
+            return what_of(rest).map(Field::Unnamed);
         };
+        let w = what_of(what)?;
         let d = match dim {
             "requests" | "requests-minute" => Dimension::Requests,
             "tokens" | "tokens-minute" => Dimension::Tokens,
@@ -336,6 +363,63 @@ impl Field {
         };
         Some(Field::Dim(d, w, Style::Duration))
     }
+}
+
+fn what_of(s: &str) -> Option<What> {
+    match s {
+        "limit" => Some(What::Limit),
+        "remaining" => Some(What::Remaining),
+        "reset" => Some(What::Reset),
+        _ => None,
+    }
+}
+
+/// The IETF draft's `ratelimit` field: `limit=100, remaining=50, reset=5` (draft 6 and before; `reset` in
+/// seconds), or one quota's `"name";r=50;t=5` (later drafts: `r` remaining, `t` seconds to reset; of several
+/// quotas, the one with least remaining). Unknown parameters are skipped.
+fn parse_combined(v: &str, now_ms: u64) -> Result<DimensionState, HeaderProblem> {
+    let mut best: Option<DimensionState> = None;
+    let mut cur = DimensionState::default();
+    // Items of the later form are separated by commas and carry `;` parameters; the earlier form is one item of
+    // comma-separated `key=value` pairs. Both read as `key=value` pairs; `r`/`remaining` starts a new quota when
+    // the current one already has a remaining.
+    let flush = |best: &mut Option<DimensionState>, cur: DimensionState| {
+        if cur.is_unknown() {
+            return;
+        }
+        let keep = match best {
+            Some(b) => cur.remaining.unwrap_or(u64::MAX) < b.remaining.unwrap_or(u64::MAX),
+            None => true,
+        };
+        if keep {
+            *best = Some(cur);
+        }
+    };
+    for item in v.split(',') {
+        let mut params = item.split(';').map(str::trim);
+        // A later-draft item starts with its quota's name (a quoted string or a token without `=`).
+        let first = params.next().unwrap_or("");
+        let later = !first.contains('=');
+        if later {
+            flush(&mut best, cur);
+            cur = DimensionState::default();
+        }
+        for kv in std::iter::once(first)
+            .chain(params)
+            .filter(|p| p.contains('='))
+        {
+            let (k, val) = kv.split_once('=').unwrap_or((kv, ""));
+            let val = val.trim().trim_matches('"');
+            match k.trim().to_ascii_lowercase().as_str() {
+                "limit" | "l" | "q" => cur.limit = parse_count(val)?,
+                "remaining" | "r" => cur.remaining = parse_count(val)?,
+                "reset" | "t" => cur.reset_ms = Some(parse_reset_duration(val, now_ms)?),
+                _ => {}
+            }
+        }
+    }
+    flush(&mut best, cur);
+    best.ok_or(HeaderProblem::NotANumber)
 }
 
 /// A count: a non-negative whole number (a `.0` fraction is tolerated), or `-1` meaning unknown (`Ok(None)`).

@@ -453,3 +453,134 @@ fn header_input_from_lines_and_json() {
         Some(3000)
     );
 }
+
+#[test]
+fn windows_that_do_not_name_what_they_count_are_read_apart() {
+    // OpenRouter (github.com/BerriAI/litellm/issues/9035, the headers its error metadata repeats): the reset is a
+    // Unix timestamp in milliseconds. Requests at OpenRouter, but the names do not say so: neither requests nor
+    // tokens take them.
+    let s = snap(
+        &[
+            ("X-RateLimit-Limit", "80"),
+            ("X-RateLimit-Remaining", "0"),
+            ("X-RateLimit-Reset", "1741305600000"),
+        ],
+        1_741_305_540_000,
+    );
+    assert_eq!(
+        (s.unnamed.limit, s.unnamed.remaining, s.unnamed.reset_ms),
+        (Some(80), Some(0), Some(60_000))
+    );
+    assert!(s.requests.is_unknown() && s.tokens.is_unknown());
+    assert!(!s.is_empty());
+    // A reset in Unix seconds (docs.pyannote.ai/ratelimits: "X-RateLimit-Reset: ... in UTC epoch seconds").
+    let s = snap(&[("x-ratelimit-reset", "1710354720")], NOW);
+    assert_eq!(s.unnamed.reset_ms, Some(60_000));
+    // The IETF draft's fields, the reset in seconds (docs.withpersona.com/v2021-07-05/reference/rate-limiting).
+    let s = snap(
+        &[
+            ("ratelimit-limit", "300"),
+            ("ratelimit-remaining", "280"),
+            ("ratelimit-reset", "53"),
+        ],
+        NOW,
+    );
+    assert_eq!(
+        (s.unnamed.limit, s.unnamed.remaining, s.unnamed.reset_ms),
+        (Some(300), Some(280), Some(53_000))
+    );
+    // Named windows beside them keep their own (Together sends both kinds).
+    let s = snap(
+        &[
+            ("x-ratelimit-remaining", "3"),
+            ("x-ratelimit-remaining-tokens", "0"),
+            ("x-ratelimit-reset-tokens", "2s"),
+        ],
+        NOW,
+    );
+    assert_eq!(s.unnamed.remaining, Some(3));
+    assert_eq!(
+        (s.tokens.remaining, s.tokens.reset_ms),
+        (Some(0), Some(2000))
+    );
+    // A policy field and unknown suffixes are not read.
+    assert!(snap(
+        &[("ratelimit-policy", "100;w=60"), ("x-ratelimit-used", "5")],
+        NOW
+    )
+    .is_empty());
+}
+
+#[test]
+fn the_drafts_single_ratelimit_field() {
+    // draft-polli-ratelimit-headers (early form): `limit=100, remaining=50, reset=5`.
+    let s = snap(&[("RateLimit", "limit=100, remaining=50, reset=5")], NOW);
+    assert_eq!(
+        (s.unnamed.limit, s.unnamed.remaining, s.unnamed.reset_ms),
+        (Some(100), Some(50), Some(5000))
+    );
+    // draft-ietf-httpapi-ratelimit-headers-08 on: one item per quota, `r` remaining and `t` seconds to its reset;
+    // of several, the one with least remaining is the one that binds.
+    let s = snap(&[("ratelimit", r#""default";r=50;t=30"#)], NOW);
+    assert_eq!(
+        (s.unnamed.remaining, s.unnamed.reset_ms),
+        (Some(50), Some(30_000))
+    );
+    let s = snap(
+        &[("ratelimit", r#""burst";r=7;t=1, "daily";r=0;t=3600"#)],
+        NOW,
+    );
+    assert_eq!(
+        (s.unnamed.remaining, s.unnamed.reset_ms),
+        (Some(0), Some(3_600_000))
+    );
+    // Nothing readable in it: a typed problem, the other headers still read.
+    let p = RateLimitSnapshot::from_headers([("ratelimit", "soon"), ("retry-after", "2")], NOW);
+    assert_eq!(p.malformed.len(), 1);
+    assert_eq!(p.malformed[0].problem, HeaderProblem::NotANumber);
+    assert_eq!(p.snapshot.retry_after_ms, Some(2000));
+    let p = RateLimitSnapshot::from_headers([("ratelimit", r#""default";r=-5;t=1"#)], NOW);
+    assert_eq!(p.malformed.len(), 1);
+}
+
+#[test]
+fn a_bare_429_waits_for_the_unnamed_window_that_ran_out() {
+    use llm_preflight::{classify, RefusalKind};
+    let r = classify(
+        Some(429),
+        [
+            ("x-ratelimit-limit", "20"),
+            ("x-ratelimit-remaining", "0"),
+            ("x-ratelimit-reset", "20"),
+        ],
+        "",
+        NOW,
+    );
+    assert_eq!(r.kind, RefusalKind::RateLimitOther);
+    assert!(r.retryable);
+    assert_eq!(r.retry_after_ms, Some(20_000));
+    // A window with room left is not the one that refused: no wait from it.
+    let r = classify(
+        Some(429),
+        [("x-ratelimit-remaining", "12"), ("x-ratelimit-reset", "20")],
+        "",
+        NOW,
+    );
+    assert_eq!(r.retry_after_ms, None);
+    // A named window that ran out is preferred to it.
+    let r = classify(
+        Some(429),
+        [
+            ("x-ratelimit-remaining", "0"),
+            ("x-ratelimit-reset", "20"),
+            ("x-ratelimit-remaining-tokens", "0"),
+            ("x-ratelimit-reset-tokens", "3s"),
+        ],
+        "",
+        NOW,
+    );
+    assert_eq!(
+        (r.kind, r.retry_after_ms),
+        (RefusalKind::RateLimitTokens, Some(3000))
+    );
+}

@@ -683,6 +683,37 @@ fn to_headers(s: &RateLimitSnapshot, now_ms: u64, style: u8) -> Vec<(String, Str
             );
         }
     }
+    // A window that does not name what it counts: `x-ratelimit-*`, the draft's `ratelimit-*`, or its one field.
+    let u = &s.unnamed;
+    if style % 5 == 4 {
+        let mut parts = Vec::new();
+        if let Some(n) = u.limit {
+            parts.push(format!("limit={n}"));
+        }
+        if let Some(n) = u.remaining {
+            parts.push(format!("remaining={n}"));
+        }
+        if let Some(ms) = u.reset_ms {
+            parts.push(format!("reset={}", duration(ms, style)));
+        }
+        if !parts.is_empty() {
+            put("RateLimit".into(), parts.join(", "));
+        }
+    } else {
+        let prefix = if style % 5 < 2 {
+            "x-ratelimit"
+        } else {
+            "ratelimit"
+        };
+        for (what, v) in [("limit", u.limit), ("remaining", u.remaining)] {
+            if let Some(n) = v {
+                put(format!("{prefix}-{what}"), n.to_string());
+            }
+        }
+        if let Some(ms) = u.reset_ms {
+            put(format!("{prefix}-reset"), duration(ms, style));
+        }
+    }
     if let Some(ms) = s.retry_after_ms {
         if style % 3 == 0 && ms % 1000 == 0 {
             put("Retry-After".into(), (ms / 1000).to_string());
@@ -697,7 +728,8 @@ proptest! {
     #![proptest_config(config(3000))]
 
     /// Headers round-trip: any snapshot, written as headers (durations in every OpenAI style, Anthropic reset
-    /// timestamps from 1970 to year 9999, Retry-After in seconds or milliseconds), reads back as itself, with no
+    /// timestamps from 1970 to year 9999, Retry-After in seconds or milliseconds, an unnamed window in each of its
+    /// three spellings), reads back as itself, with no
     /// header reported malformed. Raw `Name: value` lines and JSON give the same.
     #[test]
     fn headers_round_trip(
@@ -705,11 +737,12 @@ proptest! {
         tokens in dimension_state(),
         input_tokens in dimension_state(),
         output_tokens in dimension_state(),
+        unnamed in dimension_state(),
         retry_after_ms in prop::option::of(prop_oneof![0u64..100_000, 0..=MAX_PLAUSIBLE_WAIT_MS, Just(6000u64)]),
         now_ms in prop_oneof![Just(0u64), 0u64..253_402_300_799_000 - MAX_PLAUSIBLE_WAIT_MS],
         style in any::<u8>(),
     ) {
-        let snap = RateLimitSnapshot { requests, tokens, input_tokens, output_tokens, retry_after_ms };
+        let snap = RateLimitSnapshot { requests, tokens, input_tokens, output_tokens, unnamed, retry_after_ms };
         let headers = to_headers(&snap, now_ms, style);
         let parsed = RateLimitSnapshot::from_headers(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())), now_ms);
         prop_assert!(parsed.malformed.is_empty(), "{:?} from {headers:?}", parsed.malformed);

@@ -92,6 +92,11 @@ test('parseRateLimitHeaders: fetch Headers, plain objects, IncomingHttpHeaders, 
   assert.equal(bad.malformed.length, 1);
   assert.match(bad.malformed[0].message, /not a non-negative whole number/);
   assert.equal(parseRateLimitHeaders({ 'retry-after': 'Wed, 01 Jan 2025 12:00:10 GMT' }, now).retry_after_ms, 10_000);
+  // A window that does not name what it counts is kept apart, in each of its spellings.
+  const unnamed = parseRateLimitHeaders({ 'X-RateLimit-Limit': '80', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(now + 60_000) }, now);
+  assert.deepEqual(unnamed.unnamed, { limit: 80, remaining: 0, reset_ms: 60_000 });
+  assert.equal(unnamed.requests.remaining, null);
+  assert.deepEqual(parseRateLimitHeaders({ RateLimit: '"default";r=0;t=30' }, now).unnamed, { limit: null, remaining: 0, reset_ms: 30_000 });
 });
 
 test('classifyResponse, classifyStreamChunk, nextAction', () => {

@@ -1073,10 +1073,18 @@ fn reset_for(snap: &RateLimitSnapshot, dim: Option<Dimension>) -> Option<u64> {
     } else {
         None
     };
-    match dim {
+    let named = match dim {
         Some(Dimension::Tokens) => tokens,
         Some(Dimension::Requests) => requests,
         // A refusal names tokens or requests per window, or nothing.
         _ => tokens.max(requests),
-    }
+    };
+    // A window whose headers do not say what it counts (`x-ratelimit-reset`, `ratelimit-reset`): its reset when
+    // nothing named gave one and it is the one that ran out (or may be).
+    let unnamed = &snap.unnamed;
+    named.or(match unnamed.remaining {
+        Some(0) => unnamed.reset_ms,
+        None if dim.is_none() => unnamed.reset_ms,
+        _ => None,
+    })
 }
