@@ -1,8 +1,8 @@
 //! Estimation throughput on a mixed text of every corpus kind, beside the peers in the same run:
 //! tiktoken-rs exact counting, and the vocabulary-free `token-estimate` and `tokenx-rs` crates.
 //!
-//! `cargo bench --bench estimate`. The figures in the README come from this benchmark (`-- mixed/` for the mixed
-//! text alone, `-- kind/` for one group per corpus kind).
+//! `cargo bench --features exact --bench estimate` (tiktoken-rs is behind the `exact` feature). The figures in the
+//! README come from this benchmark (`-- mixed/` for the mixed text alone, `-- kind/` for one group per corpus kind).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use llm_preflight::{estimate, Estimator, Profile};
@@ -67,8 +67,8 @@ fn corpus_by_kind() -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-/// One content kind at a time (`cargo bench --bench estimate -- kind/`): each kind's samples, first 4,000 bytes of
-/// each, estimated beside `token-estimate`, the fastest peer. Where the time goes, kind by kind.
+/// One content kind at a time (`cargo bench --features exact --bench estimate -- kind/`): each kind's samples, first
+/// 4,000 bytes of each, estimated beside `token-estimate`, the fastest peer. Where the time goes, kind by kind.
 fn per_kind(c: &mut Criterion) {
     let mut g = c.benchmark_group("kind");
     g.sample_size(10);
@@ -132,9 +132,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// Per-call cost on short texts, what a gateway estimates most (`cargo bench --bench estimate -- short/`): the first
-/// N bytes of every `chat`, `prose-en` and `code-python` sample, N = 100, 1,000 and 4,000, one call each. Criterion
-/// reports the time of the whole batch, and its throughput in calls a second.
+/// Per-call cost on short texts, what a gateway estimates most (`cargo bench --features exact --bench estimate --
+/// short/`): the first N bytes of every `chat`, `prose-en` and `code-python` sample, N = 100, 1,000 and 4,000, one
+/// call each. Criterion reports the time of the whole batch, and its throughput in calls a second.
 fn short(c: &mut Criterion) {
     let kinds = ["chat", "prose-en", "code-python"];
     let corpus = corpus_by_kind();
