@@ -1492,6 +1492,214 @@ event: response.failed"##,
         c("github.com/anthropics/claude-code/issues/37943", "anthropic", Some(429), NONE,
           r##"{"type":"error","error":{"type":"rate_limit_error","message":"Extra usage is required for long context requests."},"request_id":"req_011CZLZ9vwX8NqcFKMUJhEKJ"}"##,
           QuotaExhausted, false, None, N3, None, None),
+        // ---------------------------------------------------------------- a fourth public collection (issue 30): 29 providers and gateways
+        c("github.com/google-gemini/gemini-cli/issues/4231", "gemini", Some(400), NONE,
+          r##"{"error":{"message":"{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"The input token count (3475108) exceeds the maximum number of tokens allowed (1048576).\",\n    \"status\": \"INVALID_ARGUMENT\"\n  }\n}\n","code":400,"status":"Bad Request"}}"##,
+          ContextLength, false, None, (Some(1048576), Some(3475108), None), TOK, None),
+        c("github.com/google-gemini/gemini-cli/issues/6678", "gemini", Some(400), NONE,
+          r##"[{
+    "error": {
+      "code": 400,
+      "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).",
+      "errors": [
+        {
+          "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).",
+          "domain": "global",
+          "reason": "badRequest"
+        }
+      ],
+      "status": "INVALID_ARGUMENT"
+    }
+  }
+  ]"##,
+          ContextLength, false, None, (Some(1048576), Some(1200293), None), TOK, None),
+        c("github.com/googleapis/python-genai/issues/2466", "vertex-ai", Some(400), NONE,
+          r##"google.genai.errors.ClientError: 400 INVALID_ARGUMENT. {'error': {'code': 400, 'message': 'The input token count (81881) exceeds the maximum number of tokens allowed (65536).', 'status': 'INVALID_ARGUMENT'}}"##,
+          ContextLength, false, None, (Some(65536), Some(81881), None), TOK, None),
+        c("github.com/oficcejo/aiagents-stock/issues/33", "deepseek", Some(402), NONE,
+          r##"Error code: 402 - {'error': {'message': 'Insufficient Balance', 'type': 'unknown_error', 'param': None, 'code': 'invalid_request_error'}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/Wei-Shaw/sub2api/issues/890", "sub2api", Some(403), NONE,
+          r##"{"code":"INSUFFICIENT_BALANCE","message":"Insufficient account balance"}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/microsoft/copilot-intellij-feedback/issues/94", "github-copilot", Some(400), NONE,
+          r##"{"error":{"message":"prompt token count of 138898 exceeds the limit of 64000","code":"model_max_prompt_tokens_exceeded"}}"##,
+          ContextLength, false, None, (Some(64000), Some(138898), None), TOK, None),
+        c("github.com/microsoft/vscode/issues/293419", "github-copilot", Some(400), NONE,
+          r##"CAPIError: 400 prompt token count of 184399 exceeds the limit of 128000"##,
+          ContextLength, false, None, (Some(128000), Some(184399), None), TOK, None),
+        c("github.com/james-6-23/codex2api/issues/415", "openai", None, NONE,
+          r##"context_length_exceeded · invalid_request_error · Your input exceeds the context window of this model. Please adjust your input and try again."##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/BerriAI/litellm/issues/4208", "litellm", Some(400), NONE,
+          r##"{"error":{"message":"Budget has been exceeded! Current cost: 0.0010747, Max budget: 0.0","type":"auth_error","param":null,"code":400}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/BerriAI/litellm/issues/14144", "litellm", Some(429), NONE,
+          r##"Error fetching response:Error: 429 No deployments available - crossed budget: Exceeded budget for deployment model_name: xxx, litellm_params.model: xxx, model_id: xxx: 0.36300000000000004 >= 1d"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/microsoft/agent-lightning/issues/290", "litellm", None, NONE,
+          r##"No deployments available for selected model, Try again in 5 seconds. Passed model=Qwen/Qwen2.5-0.5B-Instruct. pre-call-checks=False, cooldown_list=['3dfdf3fc7bce8b4337b0c174251a6cff311d9f85b7afb2d3214bdbdfecd3b907']"##,
+          RateLimitOther, true, Some(5000), N3, None, None),
+        c("github.com/Gitlawb/openclaude/issues/1489", "opengateway", Some(402), NONE,
+          r##"{"error":{"message":"Insufficient credits — top up your balance at https://gitlawb.com/opengateway/credits","type":"insufficient_quota","code":"insufficient_credits"}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/opencodeschool/opencode.school/issues/211", "replicate", Some(402), NONE,
+          r##"{"title":"Insufficient credit","detail":"You have insufficient credit to run this model. Go to https://replicate.com/account/billing#billing to purchase credit."}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/osaurus-ai/osaurus/issues/2431", "venice", Some(402), NONE,
+          r##"{"error":"Insufficient USD or Diem balance to complete request. Visit https://venice.ai/settings/api to add credits."}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/continuedev/continue/issues/12649", "openrouter", Some(402), NONE,
+          r##"402 Insufficient credits. This account never purchased credits. Make sure your key is on the correct account or org, and if so, purchase more at https://openrouter.ai/settings/credits"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/assafelovic/gpt-researcher/issues/1148", "voyage", Some(429), NONE,
+          r##"voyageai.error.RateLimitError: You have not yet added your payment method in the billing page and will have reduced rate limits of 3 RPM and 10K TPM.  Please add your payment method in the billing page (https://dash.voyageai.com/billing/payment-methods) to unlock our standard rate limits (https://docs.voyageai.com/docs/rate-limits).  Even with payment methods entered, the free tokens (200M tokens for Voyage series 3) will still apply. See our pricing docs (https://docs.voyageai.com/docs/pricing) for the free tokens for your model."##,
+          RateLimitOther, true, None, (Some(3), None, None), None, None),
+        c("github.com/coderabbitai/ai-pr-reviewer/issues/451", "openai", Some(429), NONE,
+          r##"{
+    "error": {
+        "message": "Rate limit reached for default-gpt-3.5-turbo in organization org-tWLJpza6PfFNRXgGrT00shKI on tokens per min. Limit: 60000 / min. Please try again in 1ms. Contact us through our help center at help.openai.com if you continue to have issues.",
+        "type": "tokens",
+        "param": null,
+        "code": "rate_limit_exceeded"
+    }
+}"##,
+          RateLimitTokens, true, Some(1), (Some(60000), None, None), TOK, MIN),
+        c("github.com/NousResearch/hermes-agent/pull/68832", "ollama", Some(429), NONE,
+          r##"you (seppe) have reached your weekly usage limit, upgrade for higher limits: https://ollama.com/upgrade or add extra usage: https://ollama.com/settings (ref: ...)"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/HomericIntelligence/Scylla/issues/346", "ollama", Some(429), NONE,
+          r##"Rate limit exceeded: 429 Too Many Requests: you've reached your weekly usage limit, please wait or upgrade to continue"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/QwenLM/qwen-code/issues/98", "dashscope", Some(400), NONE,
+          r##"OpenAI API error: 400 <400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 204800]"##,
+          ContextLength, false, None, (Some(204800), None, None), TOK, None),
+        c("github.com/QwenLM/qwen-code/issues/2068", "dashscope", Some(400), NONE,
+          r##"Error: Internal error (code: -32603)
+Data: {“details”:“<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 983616]”}"##,
+          ContextLength, false, None, (Some(983616), None, None), TOK, None),
+        c("github.com/agentscope-ai/QwenPaw/issues/6255", "dashscope", Some(400), NONE,
+          r##"Error code: 400 - {'error': {'code': 'invalid_parameter_error', 'message': '<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 983616]', 'param': None, 'type': 'invalid_request_error'}, 'request_id': '81a373d6-28bd-9968-8335-e22a2127c41b'}"##,
+          ContextLength, false, None, (Some(983616), None, None), TOK, None),
+        c("github.com/esengine/DeepSeek-Reasonix/issues/9696", "volcengine", Some(400), NONE,
+          r##"Malformed request (HTTP 400): the request body was rejected. This is likely a bug — please report it if it persists. Input length 1048826 exceeds the maximum length 1048566. Request id: 021788256632854add9fca5277b8939d33af9a0f1789d6cf09b11"##,
+          ContextLength, false, None, (Some(1048566), Some(1048826), None), TOK, None),
+        c("github.com/arkavo-org/arkavo-edge/issues/371", "gemini", Some(400), NONE,
+          r##"{
+  "error": {
+    "code": 400,
+    "message": "The input token count exceeds the maximum number of tokens allowed (1048576).",
+    "status": "INVALID_ARGUMENT"
+  }
+}"##,
+          ContextLength, false, None, (Some(1048576), None, None), TOK, None),
+        c("github.com/OpenHands/OpenHands/pull/9252", "sambanova", Some(400), NONE,
+          r##"BadRequestError: litellm.BadRequestError: SambanovaException - The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732 tokens. Please reduce the length of the messages or the specified max_completion_tokens value."##,
+          ContextLength, false, None, (Some(32768), Some(39732), None), TOK, None),
+        c("github.com/forcedotcom/Einstein-GPT-for-Developers/issues/228", "salesforce-einstein", None, NONE,
+          r##"Request input tokens exceed model token limit. Reduce the input size."##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/anomalyco/opencode/issues/25458", "opencode-go", Some(429), NONE,
+          r##"{
+  "error": {
+    "message": "Error from provider: Provider returned error",
+    "code": 429,
+    "metadata": {
+      "raw": "{\"error\":{\"message\":\"Your account org-446a70bb2cc542e3960c0b7f05e4e0e1 <ak-f817m9q3k3wi11gjwbgi> is suspended due to insufficient balance, please recharge your account or check your plan and billing details\",\"type\":\"exceeded_current_quota_error\"}}",
+      "provider_name": "Moonshot AI",
+      "is_byok": true
+    }
+  }
+}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/anomalyco/opencode/issues/27593", "opencode-go", Some(402), NONE,
+          r##""{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,\"code\":\"invalid_request_error\"}}""##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/earendil-works/pi/pull/1458", "azure-openai", Some(200), NONE,
+          r##"{
+  "type": "response.failed",
+  "response": {
+    "status": "failed",
+    "error": {
+      "code": "rate_limit_exceeded",
+      "message": "Requests to the ... Operation have exceeded token rate limit ..."
+    }
+  }
+}"##,
+          RateLimitTokens, true, None, N3, TOK, None),
+        c("github.com/pomerium/mcp-app-demo/issues/156", "openai", None, NONE,
+          r##"Error during streamed response: APIError: Rate limit reached for o3-deep-research in organization org-REDACTED on tokens per min (TPM): Limit 450000, Used 379102, Requested 89741. Please try again in 2.512s. Visit https://platform.openai.com/account/rate-limits to learn more."##,
+          RateLimitTokens, true, Some(2512), (Some(450000), Some(89741), Some(379102)), TOK, MIN),
+        c("github.com/davidmigloz/ai_clients_dart/issues/85", "bedrock", Some(200), NONE,
+          r##"data: {
+  "object": "chat.completion",
+  "error": {
+    "error": "Too many tokens, please wait before trying again. (Service: BedrockRuntime, Status Code: 429, Request ID: e19c3839-1a0f-4e00-88ca-bbfb1989bc71)",
+    "error_code": 4001
+  }
+}"##,
+          RateLimitTokens, true, None, N3, TOK, None),
+        c("github.com/BerriAI/litellm/issues/29223", "openai", Some(200), NONE,
+          r##"type=<ResponsesAPIStreamEvents.RESPONSE_FAILED: 'response.failed'> response=ResponsesAPIResponse(id='resp_bGl0ZWxsbTpjdXN0b21fbGxtX3Byb3ZpZGVyOm9wZW5haTttb2RlbF9pZDpOb25lO3Jlc3BvbnNlX2lkOnJlc3BfMDNlYmFhMzk3N2I0NmY2ZjAwNmExODhjOGIyZDQ4ODE5ZmI2NzVjN2QzMzE3ZTIyNWE=', created_at=1779993739, error={'code': 'context_length_exceeded', 'message': 'Your input exceeds the context window of this model. Please adjust your input and try again.'}, incomplete_details=None, instructions=None, metadata={}, model='gpt-5.4-mini-2026-03-17', object='response', output=[], parallel_tool_calls=True, temperature=1.0, tool_choice='auto', tools=[], top_p=0.98, max_output_tokens=None, previous_response_id=None, reasoning={'context': 'current_turn', 'effort': 'none', 'summary': None}, status='failed', "##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/MCPJam/inspector/issues/1287", "openrouter", None, NONE,
+          r##"{"ok":false,"error":"Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys"}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/RooCodeInc/Roo-Code/issues/515", "openrouter", Some(403), NONE,
+          r##"403 Key limit exceeded. Manage it using https://openrouter.ai/keys"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/Lapis0x0/obsidian-yolo/issues/297", "azure-openai", Some(200), NONE,
+          r##"{
+    "error": {
+        "message": "HTTP 429: {\"error\":{\"code\":\"RateLimitReached\",\"message\": \"Your requests to text-embedding-3-small for text-embedding-3-small in East US 2 have exceeded the call rate limit for your current AIServices S0 pricing tier. This request was for Embeddings_Create under Azure OpenAI API version 2024-12-01-preview. Please retry after 2 seconds. To increase your default rate limit, visit: https://aka.ms/oai/quotaincrease.\"}}",
+        "code": 429
+    }
+}"##,
+          RateLimitRequests, true, Some(2000), N3, REQ, None),
+        c("github.com/microsoft/foundry-dev-tools/issues/222", "github-models", Some(429), NONE,
+          r##"{"error":{"code":"RateLimitReached","message":"Rate limit of 40000 per 60s exceeded for UserByModelByMinuteTokens. Please wait 60 seconds before retrying.","details":"Rate limit of 40000 per 60s exceeded for UserByModelByMinuteTokens. Please wait 60 seconds before retrying."}}"##,
+          RateLimitTokens, true, Some(60000), (Some(40000), None, None), TOK, MIN),
+        c("github.com/github/copilot-cli/issues/2696", "github-copilot", Some(429), NONE,
+          r##"Sorry, you've hit a rate limit that restricts the number of Copilot model requests you can make within a specific time period. Please try again in 58 hours. Please review our Terms of Service (https://docs.github.com/site-policy/github-terms/github-terms-of-service). (Request ID: E942:3A5438:35DBCE:3F8F3D:69DD984"##,
+          RateLimitRequests, true, Some(208800000), N3, REQ, None),
+        c("github.com/microsoft/vscode-copilot-release/issues/5795", "github-copilot", None, NONE,
+          r##"Sorry, you have been rate-limited. Please wait a moment before trying again. Learn More
+
+Server Error: Sorry, you have exceeded your Copilot token usage. Please review our Terms of Service. Error Code: rate_limited"##,
+          RateLimitTokens, true, None, N3, TOK, None),
+        c("github.com/microsoft/vscode-copilot-release/issues/3519", "github-copilot", None, NONE,
+          r##"Sorry, your request was rate-limited. Please wait 10 hours 58 minutes before trying again."##,
+          RateLimitOther, true, Some(39480000), N3, None, None),
+        c("github.com/continuedev/continue/issues/9797", "llama.cpp", Some(400), NONE,
+          r##"400 the request exceeds the available context size, try increasing it"##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/dfinke/PowerShellAI/issues/127", "openai", Some(400), NONE,
+          r##"{   "error": {     "code": "billing_hard_limit_reached",     "message": "Billing hard limit has been reached",     "param": null,     "type": "invalid_request_error"   } }"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/fedora-copr/logdetective-website/pull/193", "llama-cpp-python", None, NONE,
+          r##"Exception: Requested tokens (2285) exceed context window of 2048"##,
+          ContextLength, false, None, (Some(2048), Some(2285), None), TOK, None),
+        c("github.com/RhythmicWave/NovelForge/issues/136", "siliconflow", None, NONE,
+          r##"'number of input tokens (167594) has exceeded max_prompt_tokens (163840) limit.', 'data': None}"##,
+          ContextLength, false, None, (Some(163840), Some(167594), None), TOK, None),
+        c("github.com/bespokelabsai/curator/issues/205", "together", Some(429), NONE,
+          r##"litellm.RateLimitError: RateLimitError: Together_aiException - Error code: 429 - {'error': {'message': 'Request was rejected due to request rate limiting. Your rate limits are 600 RPM (10 QPS) and 180000 TPM (3000 TPS). See details: https://docs.together.ai/docs/rate-limits', 'type': 'credit_limit', 'param': None, 'code': None}}"##,
+          RateLimitOther, true, None, N3, None, MIN),
+        c("github.com/anthropics/anthropic-sdk-typescript/issues/346", "vertex-ai", Some(200), NONE,
+          r##"Error: SSE Error: {"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"} }"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/onlybooks/llm/issues/6", "openai", Some(429), NONE,
+          r##"{'message': 'Rate limit reached for gpt-4-turbo-preview in organization org------------------------------- on requests per day (RPD): Limit 200, Used 200, Requested 1. Please try again in 7m12s. Visit https://platform.openai.com/account/rate-limits to learn more. You can increase your rate limit by adding a payment method to your account at https://platform.openai.com/account/billing.', 'type': 'requests', 'param': None, 'code': 'rate_limit_exceeded'}"##,
+          RateLimitRequests, true, Some(432000), (Some(200), Some(1), Some(200)), Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/phodal/auto-dev/issues/21", "openai", Some(429), NONE,
+          r##"com.theokanning.openai.OpenAiHttpException: Rate limit reached for default-gpt-3.5-turbo in organization org-lpTV8JA1Fonfq3PljHSxtabv on requests per min. Limit: 3 / min. Please try again in 20s. Contact us through our help center at help.openai.com if you continue to have issues. Please add a payment method to your account to increase your rate limit. Visit https://platform.openai.com/account/billing to add a payment method."##,
+          RateLimitRequests, true, Some(20000), (Some(3), None, None), REQ, MIN),
+        c("github.com/ValueCell-ai/ClawX/issues/658", "omlx", Some(400), NONE,
+          r##"400 Prompt too long: 41911 tokens exceeds max context window of 32768 tokens"##,
+          ContextLength, false, None, (Some(32768), Some(41911), None), TOK, None),
+        c("github.com/deepseek-ai/DeepSeek-V3/issues/552", "deepseek", None, NONE,
+          r##"The server is busy. Please try again later."##,
+          Overloaded, true, None, N3, None, None),
     ]
 }
 

@@ -110,6 +110,12 @@ test('explain-response: the same input gives the same output', () => {
     { status: 400, headers: {}, body: '{"error":{"code":400,"message":"request (44593 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":44593,"n_ctx":4096}}' },
     { status: 429, headers: {}, body: '{"error":{"code":"1305","message":"该模型当前访问量过大，请您稍后再试"}}' },
     { status: 413, headers: {}, body: '{"error":{"message":"Maximum request body size 1048576 exceeded, actual body size 1056562","code":413,"status":"Request Entity Too Large"}}' },
+    // The fourth collection's: a key's credit cap, a weekly plan cap, new context wordings, an unnamed window's reset.
+    { status: 403, headers: {}, body: '403 Key limit exceeded. Manage it using https://openrouter.ai/keys' },
+    { status: 429, headers: {}, body: 'you (someone) have reached your weekly usage limit, upgrade for higher limits' },
+    { status: 400, headers: {}, body: "Error code: 400 - {'error': {'code': 'invalid_parameter_error', 'message': '<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 983616]', 'param': None, 'type': 'invalid_request_error'}}" },
+    { status: 400, headers: {}, body: 'BadRequestError: litellm.BadRequestError: SambanovaException - The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732 tokens.' },
+    { status: 429, headers: { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '20' }, body: '' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -568,6 +568,9 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "tpd rate limit",
             "tpm rate limit",
             "number of tokens allowed",
+            "minutetokens",
+            "token usage",
+            " tpm (",
         ],
     );
     let requests = has_any(
@@ -602,6 +605,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "每秒请求",
             "qps",
             "rate limit reached for requests",
+            "requests you can make",
+            " rpm (",
         ],
     );
     match (tokens, requests) {
@@ -633,6 +638,10 @@ fn window_in(text: &str) -> Option<Window> {
             "rpm rate limit",
             "max rpm",
             "for rpm",
+            "per 60s",
+            "byminute",
+            " rpm (",
+            " tpm (",
         ],
     );
     let day = has_any(
@@ -937,6 +946,41 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
 /// The numbers of a context-window refusal worded as token counts: what the request needs (`requested`) and what the
 /// model holds (`limit`).
 fn context_numbers(text: &str, r: &mut Refusal) {
+    // "Range of input length should be [1, 204800]" (DashScope)
+    if let Some(n) = number_after(text, &["range of input length should be [1, "]) {
+        r.limit = Some(n);
+    }
+    // "Input length 1048826 exceeds the maximum length 1048566" (Volcengine Ark)
+    if let Some(n) = number_after(text, &["exceeds the maximum length "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["input length "]).or(r.requested);
+    }
+    // "Requested tokens (2285) exceed context window of 2048" (llama-cpp-python); "Prompt too long: 41911 tokens
+    // exceeds max context window of 32768 tokens" (oMLX)
+    if let Some(n) = number_after(
+        text,
+        &[
+            "exceed context window of ",
+            "exceeds max context window of ",
+        ],
+    ) {
+        r.limit = Some(n);
+        r.requested =
+            number_after(text, &["requested tokens (", "prompt too long: "]).or(r.requested);
+    }
+    // "number of input tokens (167594) has exceeded max_prompt_tokens (163840) limit" (SiliconFlow)
+    if let Some(n) = number_after(text, &["has exceeded max_prompt_tokens ("]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["number of input tokens ("]).or(r.requested);
+    }
+    // "The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732
+    // tokens" (SambaNova): the model's name stands between the phrase and its number.
+    if let Some(n) = number_after(text, &["answering your request will take "]) {
+        r.requested = Some(n);
+        if let Some(i) = text.find("maximum context length of ") {
+            r.limit = number_after(&text[i..], &[" is "]).or(r.limit);
+        }
+    }
     // "...for a total of at least 262145 tokens" (vLLM, OpenAI): the total, not the output it requested.
     if let Some(n) = number_after(text, &["for a total of at least ", "for a total of "]) {
         r.requested = Some(n);
@@ -1035,7 +1079,7 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         r.requested = number_after(text, &["actual"]).or(r.requested);
     }
     // "length of prompt_tokens (68957) must be less than max_seq_len (65536)"
-    if let Some(i) = text.find("prompt_tokens (") {
+    if let Some(i) = text.find("of prompt_tokens (") {
         let tail = &text[i..];
         r.requested = number_after(tail, &["prompt_tokens ("]).or(r.requested);
         r.limit = number_after(tail, &["max_seq_len ("]).or(r.limit);
