@@ -275,9 +275,9 @@ pub fn han_tier_source() -> String {
          /// o200k encodes as one token. See `kind::is_common_han`.\n\
          pub(crate) const HAN_COMMON: [u64; 328] = ["
     );
-    for row in bits.chunks(4) {
-        let cells: Vec<String> = row.iter().map(|b| format!("{b:#018x}")).collect();
-        let _ = writeln!(s, "    {},", cells.join(", "));
+    // One word a line, as rustfmt lays the array out: the file is generated and formatted the same.
+    for b in bits {
+        let _ = writeln!(s, "    {b:#018x},");
     }
     s.push_str("];\n");
     s

@@ -2,6 +2,7 @@
 //!
 //! - `src/tables.rs` equals a fresh fit of `calibration/counts.tsv` over `corpus/` (regenerate: `calibration/regenerate.sh`).
 //! - tiktoken-rs recounts of every sample equal the committed o200k and cl100k counts.
+//! - `calibration/FAMILIES.md`, `src/scan/han_tier.rs` and `calibration/run-chars.txt` are what their generators give.
 //! - every sample has a SOURCES.tsv row, and the corpus keeps its own rules (sizes, no registry host names).
 
 use calibrate::*;
@@ -202,5 +203,33 @@ fn probe_report_tells_what_the_tables_give_and_the_probe_keeps_the_rules() {
     assert!(
         probe_report(&root) == committed,
         "calibration/PROBE.md is stale: run calibration/regenerate.sh"
+    );
+}
+
+#[test]
+fn families_report_tells_what_the_estimator_gives() {
+    let root = root();
+    let committed = std::fs::read_to_string(root.join("calibration/FAMILIES.md"))
+        .expect("calibration/FAMILIES.md");
+    assert!(
+        families::families_report(&root) == committed,
+        "calibration/FAMILIES.md is stale: run `cargo run -p calibrate --release -- families`"
+    );
+}
+
+#[test]
+fn the_han_tier_and_the_run_characters_are_what_their_sources_give() {
+    let root = root();
+    let committed =
+        std::fs::read_to_string(root.join("src/scan/han_tier.rs")).expect("src/scan/han_tier.rs");
+    assert!(
+        runs::han_tier_source() == committed,
+        "src/scan/han_tier.rs is stale: run `cargo run -p calibrate --release -- han-tier`"
+    );
+    let committed = std::fs::read_to_string(root.join("calibration/run-chars.txt"))
+        .expect("calibration/run-chars.txt");
+    assert!(
+        runs::write_run_chars(&runs::run_chars(&load_corpus(&root))) == committed,
+        "calibration/run-chars.txt is stale: run `cargo run -p calibrate --release -- run-chars`"
     );
 }
