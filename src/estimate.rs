@@ -356,6 +356,15 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
         }
+        if x.runs.long_letters > 0 {
+            // Letters past the 64th byte of a run with no space (a DNA sequence, `YCYCYC...`, a generator's output)
+            // may cost up to a token each, where the fitted rates price words: the high end allows that for them,
+            // in place of their share of the letters' linear price.
+            let chars = count(x.runs.long_letters);
+            let share = (chars / count(x.class_chars[Class::Letters as usize]).max(1.0)).min(1.0);
+            let fitted = per_class[Class::Letters as usize] * share;
+            hi = hi.max(hi - fitted * q_hi + chars);
+        }
         let tokens = clamp(at(q_mid, run_mid).round());
         let low = clamp(lo.floor()).min(tokens);
         let high = clamp(hi.ceil()).max(tokens);

@@ -139,7 +139,7 @@ pub mod internals {
         pub use crate::scan::kind;
         pub use crate::scan::{
             f, scan, Class, Features, Runs, Scanner, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES,
-            FEATURE_NAMES, NF, RUN_WIDE_KINDS,
+            FEATURE_NAMES, LONG_RUN, NF, RUN_WIDE_KINDS,
         };
     }
     /// The media header readers (for the fuzz targets and the benchmark).

@@ -367,6 +367,28 @@ fn periodic_patterns_match_the_reference() {
     );
 }
 
+#[test]
+fn long_letter_runs_match_the_reference() {
+    // Runs of Latin letters (ASCII, accented, a repeat inside) of 40 to 200 bytes, at every offset in a block.
+    let units = ["YC", "Ywq", "acgt", "é", "Straße", "abcdefgh"];
+    let mut rng = Rng(64);
+    let mut checked = 0;
+    for unit in units {
+        for len in [40, 63, 64, 65, 66, 127, 128, 129, 200] {
+            let run: String = unit.chars().cycle().take(len).collect();
+            for off in 0..66 {
+                let s = format!("{}{run} {run}zzzz{run}.", " ".repeat(off));
+                check(s.as_bytes(), rng.next(), len == 65 && off % 11 == 0)
+                    .unwrap_or_else(|e| panic!("{unit:?} x{len} at {off}: {e}"));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3000);
+    let x = llm_preflight::internals::scan::scan(&"YCq".repeat(100));
+    assert_eq!(x.runs.long_letters, 300 - 64, "every letter after the 64th");
+}
+
 /// Invalid UTF-8 between every kind of character, fed through `feed_bytes` cut at every byte.
 #[test]
 fn invalid_bytes_at_every_split_match_the_reference() {

@@ -470,7 +470,15 @@ pub struct Runs {
     /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
     /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
     pub periodic: u64,
+    /// Latin letters (their first bytes) with more than [`LONG_RUN`] bytes of Latin letters right before them in one
+    /// run: no word is that long, and a run of letters with no space in it (a DNA sequence, `YCYCYC...`, a
+    /// generator's output) may cost up to a token a letter where words cost a fifth of that. The band allows it.
+    pub long_letters: u64,
 }
+
+/// How many bytes of Latin letters in a row a word may have before [`Runs::long_letters`] counts the letters after
+/// them.
+pub const LONG_RUN: u32 = 64;
 
 /// The non-ASCII kinds whose characters repeat (see [`kind::merges`]), in the order of the run tables' rows.
 pub const RUN_WIDE_KINDS: [Kind; 27] = {
@@ -498,6 +506,7 @@ impl Runs {
         wide: [0; kind::COUNT],
         wide_bytes: 0,
         periodic: 0,
+        long_letters: 0,
     };
 }
 
@@ -649,6 +658,8 @@ struct Carry {
     last16: u128,
     /// The length of the ASCII digit run that ends the block, as [`cap_digit_run`] keeps it.
     digit_run: u32,
+    /// The length in bytes of the run of Latin letters that ends the block, up to [`LONG_RUN`].
+    latin_run: u32,
     /// No block has been scanned yet (the text's start counts as a line start).
     start: bool,
 }
@@ -670,6 +681,7 @@ impl Carry {
         same_next: 0,
         last16: 0,
         digit_run: 0,
+        latin_run: 0,
         start: true,
     };
 }
@@ -1082,6 +1094,18 @@ impl Scanner {
         let latin = letter | na.latin;
         let latin_starts = latin & !back1(latin, c.latin);
         v[f::LATIN_RUNS] += pc(latin_starts);
+        // Letters past the first `LONG_RUN` bytes of a run: only a run that began in an earlier block is that long,
+        // so only the block's first bytes can be.
+        let head = latin.trailing_ones();
+        if head + c.latin_run > LONG_RUN {
+            let from = LONG_RUN.saturating_sub(c.latin_run);
+            let past = (u64::MAX >> (64 - head)) & !((1u64 << from) - 1);
+            self.runs.long_letters += pc(past & leads);
+        }
+        let latin_run = match head {
+            64 => (c.latin_run + 64).min(LONG_RUN),
+            _ => latin.leading_ones(),
+        };
         {
             let x = join(latin, c.latin);
             let t8 = all8(x);
@@ -1241,6 +1265,7 @@ impl Scanner {
         n.same_next = b.same_next;
         n.last16 = last16;
         n.digit_run = digit_run;
+        n.latin_run = latin_run;
         n.start = false;
     }
 

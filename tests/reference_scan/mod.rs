@@ -7,7 +7,9 @@
 
 use llm_preflight::internals::scan::kind::*;
 pub use llm_preflight::internals::scan::Features;
-use llm_preflight::internals::scan::{f, Class, Runs, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, NF};
+use llm_preflight::internals::scan::{
+    f, Class, Runs, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, LONG_RUN, NF,
+};
 
 /// The reference's streaming face: it keeps every byte and reads them all at the end, invalid UTF-8 replaced as
 /// `String::from_utf8_lossy` does (which is what the scanner's `feed_bytes` promises).
@@ -204,6 +206,13 @@ pub fn scan_reference(text: &str) -> Features {
     let lo = |i: isize| at(&lo_t, i);
     let up = |i: isize| at(&up_t, i);
     let latin = |i: isize| at(&latin_t, i);
+    // Latin letters with more than LONG_RUN bytes of Latin letters right before them in one run.
+    let long = LONG_RUN as usize;
+    for i in long..n {
+        if lead[i] && (i - long..=i).all(|t| latin_t[t]) {
+            repeats.long_letters += 1;
+        }
+    }
     let dig = |i: isize| at(&dig_t, i);
     let digit_any = |i: isize| at(&digit_any_t, i);
     let pun = |i: isize| at(&pun_t, i);
