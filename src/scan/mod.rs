@@ -477,8 +477,8 @@ pub struct Runs {
 }
 
 /// How many bytes of Latin letters in a row a word may have before [`Runs::long_letters`] counts the letters after
-/// them.
-pub const LONG_RUN: u32 = 64;
+/// them: one block, so the previous block's mask tells it.
+pub const LONG_RUN: u32 = BLOCK as u32;
 
 /// The non-ASCII kinds whose characters repeat (see [`kind::merges`]), in the order of the run tables' rows.
 pub const RUN_WIDE_KINDS: [Kind; 27] = {
@@ -658,8 +658,6 @@ struct Carry {
     last16: u128,
     /// The length of the ASCII digit run that ends the block, as [`cap_digit_run`] keeps it.
     digit_run: u32,
-    /// The length in bytes of the run of Latin letters that ends the block, up to [`LONG_RUN`].
-    latin_run: u32,
     /// No block has been scanned yet (the text's start counts as a line start).
     start: bool,
 }
@@ -681,7 +679,6 @@ impl Carry {
         same_next: 0,
         last16: 0,
         digit_run: 0,
-        latin_run: 0,
         start: true,
     };
 }
@@ -1094,18 +1091,16 @@ impl Scanner {
         let latin = letter | na.latin;
         let latin_starts = latin & !back1(latin, c.latin);
         v[f::LATIN_RUNS] += pc(latin_starts);
-        // Letters past the first `LONG_RUN` bytes of a run: only a run that began in an earlier block is that long,
-        // so only the block's first bytes can be.
-        let head = latin.trailing_ones();
-        if head + c.latin_run > LONG_RUN {
-            let from = LONG_RUN.saturating_sub(c.latin_run);
-            let past = (u64::MAX >> (64 - head)) & !((1u64 << from) - 1);
-            self.runs.long_letters += pc(past & leads);
+        // Letters past the first `LONG_RUN` (a block's) bytes of a run: only a run that comes in from the previous
+        // block is that long, so only the block's first bytes can be; a previous block of letters only is that long.
+        if latin & 1 != 0 && c.latin >> 63 != 0 {
+            let (before, head) = (c.latin.leading_ones(), latin.trailing_ones());
+            if before + head > LONG_RUN {
+                let from = LONG_RUN - before;
+                let past = (u64::MAX >> (64 - head)) & !((1u64 << from) - 1);
+                self.runs.long_letters += pc(past & leads);
+            }
         }
-        let latin_run = match head {
-            64 => (c.latin_run + 64).min(LONG_RUN),
-            _ => latin.leading_ones(),
-        };
         {
             let x = join(latin, c.latin);
             let t8 = all8(x);
@@ -1265,7 +1260,6 @@ impl Scanner {
         n.same_next = b.same_next;
         n.last16 = last16;
         n.digit_run = digit_run;
-        n.latin_run = latin_run;
         n.start = false;
     }
 
