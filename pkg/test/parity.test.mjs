@@ -116,6 +116,11 @@ test('explain-response: the same input gives the same output', () => {
     { status: 400, headers: {}, body: "Error code: 400 - {'error': {'code': 'invalid_parameter_error', 'message': '<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 983616]', 'param': None, 'type': 'invalid_request_error'}}" },
     { status: 400, headers: {}, body: 'BadRequestError: litellm.BadRequestError: SambanovaException - The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732 tokens.' },
     { status: 429, headers: { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '20' }, body: '' },
+    // The fifth: a plan gate worded as a rate limit, a relay's quota, an overdue account inside a workflow's output.
+    { status: 429, headers: {}, body: '{"type":"error","error":{"type":"rate_limit_error","message":"Usage credits are required for long context requests."}}' },
+    { status: 403, headers: {}, body: '{Error:{Message:user quota is not enough Type:one_api_error Param: Code:insufficient_user_quota} StatusCode:403}' },
+    { status: 403, headers: {}, body: '{"$error": "Workflow execution failure: Error code: 403 - {\\"code\\":\\"AccountOverdueError\\",\\"message\\":\\"The request failed because your account has an overdue balance.\\"}"}' },
+    { status: null, headers: {}, body: 'CohereError: too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354. Try using a shorter prompt.' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -296,8 +296,9 @@ impl Evidence {
                 Value::String(s) => self.read_string(s, nested, depth),
                 _ => self.walk(x, nested, depth + 1),
             },
+            // (`$error`: Coze's workflow output wrapping the provider's error.)
             "error" | "errors" | "details" | "violations" | "metadata" | "data" | "body"
-            | "response" | "cause" => match x {
+            | "response" | "cause" | "$error" => match x {
                 Value::String(s) => self.read_string(s, nested, depth),
                 _ => self.walk(x, nested, depth + 1),
             },
@@ -605,6 +606,7 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "每秒请求",
             "qps",
             "rate limit reached for requests",
+            "requests per 1s",
             "requests you can make",
             " rpm (",
         ],
@@ -946,6 +948,11 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
 /// The numbers of a context-window refusal worded as token counts: what the request needs (`requested`) and what the
 /// model holds (`limit`).
 fn context_numbers(text: &str, r: &mut Refusal) {
+    // "max_tokens is too large: 6000. This model supports at most 4096 completion tokens" (OpenAI)
+    if let Some(n) = number_after(text, &["max_tokens is too large: "]) {
+        r.requested = Some(n);
+        r.limit = number_after(text, &["supports at most "]).or(r.limit);
+    }
     // "Range of input length should be [1, 204800]" (DashScope)
     if let Some(n) = number_after(text, &["range of input length should be [1, "]) {
         r.limit = Some(n);

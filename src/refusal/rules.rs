@@ -106,6 +106,10 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("has exceeded max_prompt_tokens"), "SiliconFlow 'number of input tokens (167594) has exceeded max_prompt_tokens (163840) limit.', github.com/RhythmicWave/NovelForge/issues/136"),
     rule(Context, Phrase("prompt too long:"), "oMLX 400 'Prompt too long: 41911 tokens exceeds max context window of 32768 tokens', github.com/ValueCell-ai/ClawX/issues/658"),
     rule(Context, Phrase("answering your request will take"), "SambaNova 400 'The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732 tokens', github.com/OpenHands/OpenHands/pull/9252"),
+    rule(Context, Phrase("context window is full"), "kronk (llama.cpp-based) 'unable to process request: the context window is full' as an error frame inside a 200 stream, github.com/ardanlabs/kronk/issues/862"),
+    rule(Context, Phrase("too many tokens: total number of tokens"), "Cohere 'too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354', github.com/cohere-ai/sandbox-topically/issues/4"),
+    rule(Context, Phrase("`max_new_tokens`  must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces, as posted), github.com/huggingface/chat-ui/issues/327"),
+    rule(Context, Phrase("max_tokens is too large"), "OpenAI 400 'max_tokens is too large: 6000. This model supports at most 4096 completion tokens', github.com/diffbot/code-gpt-docs/issues/284"),
     // Billing and credit: no wait clears it.
     rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
     rule(HardQuota, Code("billing_hard_limit_reached"), "OpenAI (images) code billing_hard_limit_reached 'Billing hard limit has been reached', github.com/dfinke/PowerShellAI/issues/127"),
@@ -155,6 +159,13 @@ pub(crate) const RULES: &[Rule] = &[
     rule(HardQuota, Phrase("crossed budget"), "LiteLLM router 429 'No deployments available - crossed budget: Exceeded budget for deployment', github.com/BerriAI/litellm/issues/14144"),
     rule(HardQuota, Phrase("weekly usage limit"), "Ollama Cloud 429 'you have reached your weekly usage limit, upgrade for higher limits', github.com/NousResearch/hermes-agent/pull/68832"),
     rule(HardQuota, Phrase("key limit exceeded"), "OpenRouter 403 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys' (the key's credit cap), github.com/MCPJam/inspector/issues/1287 and github.com/RooCodeInc/Roo-Code/issues/515"),
+    rule(HardQuota, Phrase("usage credits are required"), "Anthropic 429 rate_limit_error 'Usage credits are required for long context requests.' (a plan gate), github.com/anthropics/claude-code/issues/64982"),
+    rule(HardQuota, Phrase("exceededbudget"), "LiteLLM proxy 400 'ExceededBudget: User=... over budget. Spend=10.63, Budget=10.0', github.com/continuedev/continue/issues/11579"),
+    rule(HardQuota, Phrase("quota is not enough"), "new-api 403 'token quota is not enough, token remain quota: $0.14, need quota: $0.16', github.com/millylee/anyrouter-check-in/issues/2; one-api 'user quota is not enough', github.com/songquanpeng/one-api/issues/1270"),
+    rule(HardQuota, Code("insufficient_user_quota"), "one-api 403 code insufficient_user_quota 'user quota is not enough', github.com/songquanpeng/one-api/issues/1270"),
+    rule(HardQuota, Phrase("额度不足"), "new-api relay 403 '用户额度不足, 剩余额度: $-0.000002' (the user's quota is insufficient), github.com/QuantumNous/new-api/issues/6929"),
+    rule(HardQuota, Phrase("accountoverdueerror"), "Volcengine Ark 403 AccountOverdueError 'your account has an overdue balance', github.com/coze-dev/coze-studio/issues/2195 and github.com/volcengine/OpenViking/issues/729"),
+    rule(HardQuota, Phrase("overdue balance"), "Volcengine Ark AccountOverdueError 'The request failed because your account has an overdue balance', github.com/coze-dev/coze-studio/issues/2195"),
     // "You exceeded your current quota": billing unless something says a short window is involved.
     rule(SoftQuota, Code("credit_limit"), "Together 429 type credit_limit ('You have been rate limited... 60 queries per minute'), github.com/togethercomputer/MoA/issues/27"),
     rule(SoftQuota, Phrase("exceeded your current quota"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 You exceeded your current quota (run out of credits)"),
@@ -209,6 +220,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(RateLimit, Phrase("per day) exceeded"), "gpt4free 500 'Token limit (500,000 per day) exceeded. Used: 508,311 tokens', github.com/xtekky/gpt4free/issues/3456"),
     rule(RateLimit, Phrase("rate-limited upstream"), "OpenRouter 429 ':free is temporarily rate-limited upstream. Please retry shortly', github.com/open-webui/computer/issues/293 and github.com/OpenCoworkAI/open-codesign/issues/402: the upstream's rate limit on the shared key, not capacity"),
     rule(RateLimit, Phrase("no deployments available"), "LiteLLM router 'No deployments available for selected model, Try again in 5 seconds' (every deployment cooling down), github.com/microsoft/agent-lightning/issues/290"),
+    rule(RateLimit, Code("rate_limit_reached_requests"), "IBM watsonx.ai 429 code rate_limit_reached_requests 'Rate limit of 2 requests per 1s was reached', github.com/langflow-ai/openrag/issues/615"),
     // The provider's capacity, not the caller's budget.
     rule(Overloaded, Code("overloaded_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 529 overloaded_error"),
     rule(Overloaded, Code("overloaded"), "not seen in a provider body: bare code 'overloaded' not seen; Anthropic uses overloaded_error with message 'Overloaded' (likely origin)"),
