@@ -380,9 +380,8 @@ fn what_of(s: &str) -> Option<What> {
 fn parse_combined(v: &str, now_ms: u64) -> Result<DimensionState, HeaderProblem> {
     let mut best: Option<DimensionState> = None;
     let mut cur = DimensionState::default();
-    // Items of the later form are separated by commas and carry `;` parameters; the earlier form is one item of
-    // comma-separated `key=value` pairs. Both read as `key=value` pairs; `r`/`remaining` starts a new quota when
-    // the current one already has a remaining.
+    // Items of the later form are separated by commas, each a quota's name then `;` parameters; the earlier form is
+    // comma-separated `key=value` pairs of one quota. Both read as `key=value` pairs; a name starts a new quota.
     let flush = |best: &mut Option<DimensionState>, cur: DimensionState| {
         if cur.is_unknown() {
             return;
