@@ -345,14 +345,16 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
         let (q_lo, q_hi) = ((m + z_lo * sigma).exp(), (m + z_hi * sigma).exp());
         let (mut lo, mut hi) = (at(q_lo, run_lo), at(q_hi, run_hi));
+        // What `n` characters of a class cost of its linear price: their share of it.
+        let fitted = |n: f64, c: Class| {
+            per_class[c as usize] * (n / count(x.class_chars[c as usize]).max(1.0)).min(1.0)
+        };
         if x.runs.periodic > 0 {
             // A short periodic pattern costs anything from what the profile's longest run-token allows to a token a
             // character, as its unit's runs are or are not in the vocabulary: the band spans that for its
             // characters, in place of their share of the punctuation's linear price.
             let chars = count(x.runs.periodic);
-            let share =
-                (chars / count(x.class_chars[Class::Punctuation as usize]).max(1.0)).min(1.0);
-            let fitted = per_class[Class::Punctuation as usize] * share;
+            let fitted = fitted(chars, Class::Punctuation);
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
         }
@@ -361,9 +363,7 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             // may cost up to a token each, where the fitted rates price words: the high end allows that for them,
             // in place of their share of the letters' linear price.
             let chars = count(x.runs.long_letters);
-            let share = (chars / count(x.class_chars[Class::Letters as usize]).max(1.0)).min(1.0);
-            let fitted = per_class[Class::Letters as usize] * share;
-            hi = hi.max(hi - fitted * q_hi + chars);
+            hi = hi.max(hi - fitted(chars, Class::Letters) * q_hi + chars);
         }
         let tokens = clamp(at(q_mid, run_mid).round());
         let low = clamp(lo.floor()).min(tokens);

@@ -338,13 +338,7 @@ impl Field {
                 "output-tokens" => Dimension::OutputTokens,
                 _ => return None,
             };
-            let w = match what {
-                "limit" => What::Limit,
-                "remaining" => What::Remaining,
-                "reset" => What::Reset,
-                _ => return None,
-            };
-            return Some(Field::Dim(d, w, Style::Timestamp));
+            return Some(Field::Dim(d, what_of(what)?, Style::Timestamp));
         }
         if let Some(what) = n.strip_prefix("ratelimit-") {
             return what_of(what).map(Field::Unnamed);

@@ -243,11 +243,18 @@ pub const fn of_supplementary(u: u32) -> Kind {
 /// as one token (`han_tier.rs`, generated from the vocabulary). Every other ideograph (the rest of the block, the
 /// extensions, the compatibility ideographs) is rare.
 pub const fn is_common_han(u: u32) -> bool {
-    if u < 0x4e00 || u > 0x9fff {
-        return false;
+    common_han_row((u >> 6) as usize) >> (u & 63) & 1 != 0
+}
+
+/// The common tier's bits for the 64 code points from `row * 64` (bit `i` for `row * 64 + i`); none outside
+/// U+4E00–U+9FFF. A three-byte character's row is its first two bytes' payload, so the scanner reads it off them.
+pub(crate) const fn common_han_row(row: usize) -> u64 {
+    let r = row.wrapping_sub(0x4e00 >> 6);
+    if r < super::han_tier::HAN_COMMON.len() {
+        super::han_tier::HAN_COMMON[r]
+    } else {
+        0
     }
-    let i = (u - 0x4e00) as usize;
-    super::han_tier::HAN_COMMON[i / 64] >> (i % 64) & 1 != 0
 }
 
 /// Whether the kind is a letter (of any script, ASCII ones too).

@@ -1064,7 +1064,8 @@ impl Scanner {
         // Short periodic patterns of punctuation (`=-=-`, `-.-.`, `<><>`): only where eight punctuation characters
         // stand in a row, which few blocks have. Such a row has seven punctuation characters right after one in this
         // block, or runs on from the previous block's last byte into this one's first.
-        let pp = punct & back1(punct, c.punct);
+        let p1 = back1(punct, c.punct);
+        let pp = punct & p1;
         if pc(pp) >= 7 || pp & 1 != 0 {
             let pj = join(punct, c.punct);
             if half(all8(pj)) != 0 {
@@ -1118,7 +1119,7 @@ impl Scanner {
             v[f::CAPS_THEN_LOWER] += pc(lower & u1 & u2);
         }
         // Punctuation, and words right after one punctuation character.
-        let (p1, p2) = (back1(punct, c.punct), back2(punct, c.punct));
+        let p2 = back2(punct, c.punct);
         v[f::PUNCT_RUNS] += pc(punct & !p1);
         v[f::PUNCT_SINGLE] += pc(!punct & p1 & !p2);
         let after = (latin_starts | na.starts) & p1 & !p2;
@@ -1756,15 +1757,10 @@ fn rare_han(w: &[u8; WIN], mut m: u64) -> u64 {
     while m != 0 {
         let j = m.trailing_zeros() as usize;
         m &= m - 1;
-        // The common tier's ideographs are three bytes, and its rows of 64 code points are those of the second
-        // byte: the first two bytes name the row, the third the bit. Four-byte ideographs and a mark after one
-        // (which takes its kind) are no common ideograph.
-        let row =
-            ((w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f)).wrapping_sub(0x4e00 >> 6);
-        let hit = match han_tier::HAN_COMMON.get(row) {
-            Some(bits) => w[j] >> 4 == 0xe && bits >> (w[j + 2] & 0x3f) & 1 != 0,
-            None => false,
-        };
+        // The common tier's ideographs are three bytes: the first two name the row of 64 code points, the third the
+        // bit. Four-byte ideographs and a mark after one (which takes its kind) are no common ideograph.
+        let row = (w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f);
+        let hit = w[j] >> 4 == 0xe && kind::common_han_row(row) >> (w[j + 2] & 0x3f) & 1 != 0;
         common += hit as u64;
     }
     all - common
