@@ -281,14 +281,26 @@ pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
         count(x.v[f::REP_RUNS] + x.v[f::REP_ALPHA_RUNS]),
         count(x.v[f::REP_WIDE_RUNS]),
     ];
+    // A run's low excess is negative where a neighbour merges into its first token; it is held at or above minus
+    // what the run's least four characters cost, so that no run (four characters or more) costs less than nothing
+    // at the low end, and a text with one more run never has a lower `run_lo`.
+    let least_wide = RUN_WIDE[p]
+        .iter()
+        .map(|r| f64::from(r[0]))
+        .fold(1.0, f64::min);
+    let floor = [least_run_rate(profile), least_wide].map(|r| -MIN_RUN * r);
     for (j, end) in price.iter_mut().enumerate() {
-        for (r, e) in runs.iter().zip(&RUN_EXCESS[p]) {
-            *end += r * f64::from(e[j]);
+        for ((r, e), floor) in runs.iter().zip(&RUN_EXCESS[p]).zip(floor) {
+            let e = f64::from(e[j]);
+            *end += r * if j == 0 { e.max(floor) } else { e };
         }
         *end = end.max(0.0);
     }
     price
 }
+
+/// The fewest characters of one kind in a row the scanner counts as a repeat.
+const MIN_RUN: f64 = 4.0;
 
 /// The least tokens a character of a long run of one ASCII character costs in `profile`: one over its longest
 /// run-token (o200k: 1/64).

@@ -254,6 +254,31 @@ fn appending_can_lower_the_estimate_without_the_seam_or_across_kinds() {
     assert!(linear(&features("  ────日本語 "), p) >= linear(&features("  ────日本語"), p));
 }
 
+/// A counterexample the seam property once found (about one run in 300): appending a short run of `=` after a run
+/// of `д` lowered cl100k's low end 2 -> 1, through a run's negative low excess (a neighbour merging into its first
+/// token), though the repeat share fell. A run is now never priced below nothing at the low end.
+#[test]
+fn appending_a_short_run_never_lowers_the_low_end() {
+    for p in Profile::ALL {
+        for (a, ab) in [
+            ("дддд", "дддд ===="),
+            ("aaaa", "aaaa ===="),
+            ("====", "==== ----"),
+        ] {
+            let (ea, eab) = (estimate(a, p), estimate(ab, p));
+            let (ra, rab) = (repeat_share(&features(a)), repeat_share(&features(ab)));
+            if ea.content.kind == eab.content.kind && rab <= ra {
+                assert!(eab.low >= ea.low, "{p}: {a:?} {ea:?} -> {ab:?} {eab:?}");
+            }
+        }
+        let (a, ab) = (
+            run_price(&features("дддд"), p),
+            run_price(&features("дддд ===="), p),
+        );
+        assert!(ab[0] >= a[0], "{p}: run_lo {} -> {}", a[0], ab[0]);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Verdicts.
 
