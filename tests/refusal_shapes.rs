@@ -587,7 +587,7 @@ $response: {"statusCode":429,"headers":"[Object]","body":"[Object]"}"#,
         c("github.com/huggingface/api-inference-community/issues/137", "huggingface", None, NONE,
           r#"{'error': 'Model allenai/unifiedqa-t5-11b is currently loading',
  'estimated_time': 1809.1820068359375}"#,
-          Overloaded, true, None, (None, None, None), None, None),
+          Overloaded, true, Some(1809183), (None, None, None), None, None),
         c("github.com/ai-genie/chatgpt-vscode/issues/100", "openai", Some(500), NONE,
           r#"{
   "error": {
@@ -1902,6 +1902,117 @@ Request ID: 0217738016782801549c1a8259f4ab1e99092b4a0e368272c9c39"##,
         c("github.com/NVIDIA-NeMo/Guardrails/issues/563", "groq", Some(400), NONE,
           r##"Error code: 400 - {'error': {'message': 'Organization has been restricted. Please reach out to support if you believe this was in error.', 'type': 'invalid_request_error', 'code': 'organization_restricted'}}"##,
           Other, false, None, N3, None, None),
+        c("github.com/OtterMind/Chat2DB/issues/907", "api2d", None, NONE,
+          r##"{"object":"error","message":"流式输出失败 {\"error\":{\"message\":\"This model's maximum context length is 4097 tokens. However, you requested 4146 tokens (2098 in the messages, 2048 in the completion). Please reduce the length of the messages or completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}","code":50099}"##,
+          ContextLength, false, None, (Some(4097), Some(4146), None), TOK, None),
+        c("github.com/stackblitz/bolt.new/issues/8383", "anthropic", None, NONE,
+          r##"input length and max_tokens exceed context limit: 101960 + 102873 > 200000, decrease input length or max_tokens and try again"##,
+          ContextLength, false, None, (Some(200000), Some(204833), None), TOK, None),
+        c("github.com/stackblitz/bolt.new/issues/1177", "anthropic", None, NONE,
+          r##"prompt is too long: 200263 tokens > 200000 maximum"##,
+          ContextLength, false, None, (Some(200000), Some(200263), None), TOK, None),
+        c("github.com/google-gemini/gemini-cli/issues/4118", "gemini", Some(400), NONE,
+          r##"{"error":{"code":400,"message":"The input token count (132478) exceeds the maximum number of tokens allowed (131072).","status":"INVALID_ARGUMENT"}}"##,
+          ContextLength, false, None, (Some(131072), Some(132478), None), TOK, None),
+        c("github.com/google-gemini/gemini-cli/issues/12214", "gemini", Some(400), NONE,
+          r##"[{
+    "error": {
+      "code": 400,
+      "message": "The input token count (134123) exceeds the maximum number of tokens allowed (131072).",
+      "errors": [
+        {
+          "message": "The input token count (134123) exceeds the maximum number of tokens allowed (131072).",
+          "domain": "global",
+          "reason": "badRequest"
+        }
+      ],
+      "status": "INVALID_ARGUMENT"
+    }
+  }
+  ]"##,
+          ContextLength, false, None, (Some(131072), Some(134123), None), TOK, None),
+        c("github.com/666ghj/BettaFish/issues/498", "aihubmix", Some(403), NONE,
+          r##"{'error': {'message': 'Your account balance is insufficient. Please recharge your account to continue using the API. (tid: 2025121504014619744820954697486)', 'type': 'Aihubmix_api_error', 'param': '', 'code': 'insufficient_user_quota'}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/databricks/databricks-sdk-go/issues/1183", "databricks", Some(400), NONE,
+          r##"Bad request: rpc error: code = InvalidArgument desc = max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated."##,
+          ContextLength, false, None, (Some(8192), Some(10000), None), TOK, None),
+        c("github.com/oobabooga/textgen/issues/3910", "text-generation-webui", None, NONE,
+          r##"This model maximum context length is 2048 tokens. However, your messages resulted in over 2054 tokens."##,
+          ContextLength, false, None, (Some(2048), Some(2054), None), TOK, None),
+        c("github.com/TavernAI/TavernAI-v1/issues/137", "koboldai", None, NONE,
+          r##"{ detail:
+   { msg: 'Server is busy; please try again later.',
+     type: 'service_unavailable' } }"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/iflow-ai/iflow-cli/issues/301", "iflow", None, NONE,
+          r##"Your account has reached the platform concurrency limit,
+  the system will retry the request. Please limit to single concurrent
+  usage"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/songquanpeng/one-api/issues/625", "one-api", None, NONE,
+          r##"{
+  "error": {
+    "message": "the length of messages must be an odd number (request id: 20231023231353318399840aB01obf0)",
+    "type": "baidu_error",
+    "param": "",
+    "code": 336006
+  }
+}"##,
+          Other, false, None, N3, None, None),
+        c("github.com/Aider-AI/aider/issues/3550", "openrouter", Some(200), NONE,
+          r##"{'error': {'message': 'Rate limit exceeded: free-models-per-day', 'code': 429, 'metadata': {'headers': {'X-RateLimit-Limit': '200', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1743292800000'}, 'provider_name': 'Google AI Studio'}}, 'user_id': 'user_XXXXXXXXXXXXXXXXXXXXXXXXX'}"##,
+          QuotaExhausted, false, None, N3, Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/anomalyco/opencode/issues/18897", "sub2api", Some(200), NONE,
+          r##"{"error":{"type":"rate_limit_error","message":"Concurrency limit exceeded for user, please retry later"}}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/router-for-me/CLIProxyAPI/pull/4980", "anthropic", Some(200), NONE,
+          r##"event: error
+data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/Alishahryar1/free-claude-code/issues/1021", "nvidia-nim", Some(404), NONE,
+          r##"{"status":404,"title":"Not Found","detail":"Function '23d4f03a-b8a6-4adb-a183-7daa083a09cc': Not found for account 'XXXX'"}"##,
+          Other, false, None, N3, None, None),
+        c("github.com/lbjlaq/Antigravity-Manager/pull/186", "antigravity", Some(429), NONE,
+          r##"所有账号配额已耗尽或请求失败。最后错误: API 返回错误 429 Too Many Requests: {
+  "error": {
+    "code": 429,
+    "message": "No capacity available for model gemini-3-pro-image on the server",
+    "status": "RESOURCE_EXHAUSTED",
+    "details": [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "MODEL_CAPACITY_EXHAUSTED",
+        "domain": "cloudcode-pa.googleapis.com",
+        "metadata": {
+          "model": "gemini-3-pro-image"
+        }
+      }
+    ]
+  }
+}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/CherryHQ/cherry-studio/issues/16997", "cherryin", Some(429), NONE,
+          r##"status_code=429, Request was rejected due to rate limiting. Details: TPM limit reached."##,
+          RateLimitTokens, true, None, N3, TOK, MIN),
+        c("github.com/MoonshotAI/kimi-cli/issues/1599", "moonshot", Some(429), NONE,
+          r##"{'error': {'message': 'Your account org-XXXX / proj-XXXX <ak-XXXX> request reach
+ed organization TPD rate limit, current: 1526210, limit: 1500000', 'type': 'rate_limit_reached_error'}}"##,
+          QuotaExhausted, false, None, (Some(1500000), None, Some(1526210)), Some(Dimension::TokensPerDay), DAY),
+        c("github.com/earendil-works/pi/issues/3494", "moonshot", Some(429), NONE,
+          r##"{"error":{"type":"rate_limit_error","message":"The engine is currently overloaded, please try again later"},"type":"error"}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/MoonshotAI/kimi-cli/issues/901", "moonshot", Some(429), NONE,
+          r##"{'error': {'message': "We're receiving too many requests at the moment. Please wait 
+a moment and try again.", 'type': 'rate_limit_reached_error'}}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/MoonshotAI/kimi-cli/issues/1599", "moonshot", Some(429), NONE,
+          r##"{'error': {'message': 'Your account org-XXXX<ak-XXXX> request reached organization max RPM: 20, please try a
+gain after 1 seconds', 'type': 'rate_limit_reached_error'}}"##,
+          RateLimitRequests, true, None, (Some(20), None, None), REQ, MIN),
+        c("github.com/MoonshotAI/kimi-code/issues/1252", "kimi-code", Some(429), NONE,
+          r##"429 The engine is currently overloaded, please try again later"##,
+          Overloaded, true, None, N3, None, None),
     ]
 }
 

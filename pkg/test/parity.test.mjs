@@ -121,6 +121,11 @@ test('explain-response: the same input gives the same output', () => {
     { status: 403, headers: {}, body: '{Error:{Message:user quota is not enough Type:one_api_error Param: Code:insufficient_user_quota} StatusCode:403}' },
     { status: 403, headers: {}, body: '{"$error": "Workflow execution failure: Error code: 403 - {\\"code\\":\\"AccountOverdueError\\",\\"message\\":\\"The request failed because your account has an overdue balance.\\"}"}' },
     { status: null, headers: {}, body: 'CohereError: too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354. Try using a shorter prompt.' },
+    // The sixth: a body printed as a Python literal (double quotes around an apostrophe), Poe's `text`, a cap on max_tokens.
+    { status: 429, headers: {}, body: `{'error': {'message': "We're receiving too many requests at the moment. Please wait a moment and try again.", 'type': 'rate_limit_reached_error'}}` },
+    { status: 429, headers: {}, body: "{'error': {'message': 'Your account org-XXXX request reached organization TPD rate limit, current: 1526210, limit: 1500000', 'type': 'rate_limit_reached_error'}}" },
+    { status: null, headers: {}, body: '{"allow_retry": true, "text": "You have exceeded rate limit to query bot using User API Key. Try again later."}' },
+    { status: 400, headers: {}, body: 'Bad request: rpc error: code = InvalidArgument desc = max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -22,6 +22,7 @@
 //! assert_eq!((r.limit, r.used, r.requested), (Some(10000), Some(9840), Some(1210)));
 //! ```
 
+mod pylit;
 mod rules;
 mod stream;
 
@@ -261,7 +262,28 @@ impl Evidence {
                 }
             }
         }
+        if nested < MAX_NESTED_JSON && self.read_literal(t, nested, depth) {
+            return;
+        }
         self.push_message(t);
+    }
+
+    /// Reads a Python literal in `t` (`Error code: 429 - {'error': {...}}`, what `str()` of an SDK's exception
+    /// prints; see [`pylit`]), the text before it as a message. False when there is none.
+    fn read_literal(&mut self, t: &str, nested: u32, depth: u32) -> bool {
+        let Some(i) = t.find("{'") else {
+            return false;
+        };
+        if t.len() - i > 4 * MAX_TEXT_BYTES {
+            return false;
+        }
+        let Some(v) = pylit::to_json(&t[i..]).and_then(|j| serde_json::from_str::<Value>(&j).ok())
+        else {
+            return false;
+        };
+        self.push_message(&t[..i]);
+        self.walk(&v, nested + 1, depth + 1);
+        true
     }
 
     fn walk(&mut self, v: &Value, nested: u32, depth: u32) {
@@ -291,7 +313,8 @@ impl Evidence {
     fn walk_member(&mut self, k: &str, x: &Value, nested: u32, depth: u32) {
         let lk = k.to_ascii_lowercase();
         match lk.as_str() {
-            "message" | "detail" | "title" | "error_description" | "raw" | "msg"
+            // (`text`: Poe's `{"allow_retry": true, "text": "..."}`.)
+            "message" | "detail" | "title" | "error_description" | "raw" | "msg" | "text"
             | "error_message" | "errormessage" | "remedy_hint" | "error_msg" => match x {
                 Value::String(s) => self.read_string(s, nested, depth),
                 _ => self.walk(x, nested, depth + 1),
@@ -383,7 +406,10 @@ fn gather(body: &str) -> Evidence {
             return ev;
         }
     }
-    // Not JSON (or broken JSON): read the text itself, bounded.
+    // A Python literal (an SDK's exception printed), or not JSON at all: read the text itself, bounded.
+    if ev.read_literal(t, 0, 0) {
+        return ev;
+    }
     ev.read_string(cut(t, MAX_TEXT_BYTES), MAX_NESTED_JSON, 0);
     ev
 }
@@ -572,6 +598,7 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "minutetokens",
             "token usage",
             " tpm (",
+            "tokens per request",
         ],
     );
     let requests = has_any(
@@ -726,7 +753,12 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     );
     r.requested = number_after(
         &msg_text,
-        &["requested about ", "requested ", "resulted in "],
+        &[
+            "requested about ",
+            "requested ",
+            "resulted in over ",
+            "resulted in ",
+        ],
     );
     if r.limit.is_none() {
         r.limit = ev.quota_value;
@@ -952,6 +984,16 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     if let Some(n) = number_after(text, &["max_tokens is too large: "]) {
         r.requested = Some(n);
         r.limit = number_after(text, &["supports at most "]).or(r.limit);
+    }
+    // "max_tokens (10000) cannot exceed 8192" (Databricks)
+    if let Some(n) = number_after(text, &["max_tokens ("]) {
+        if let Some(l) = text
+            .find("max_tokens (")
+            .and_then(|i| number_after(&text[i..], &[") cannot exceed "]))
+        {
+            r.requested = Some(n);
+            r.limit = Some(l);
+        }
     }
     // "Range of input length should be [1, 204800]" (DashScope)
     if let Some(n) = number_after(text, &["range of input length should be [1, "]) {

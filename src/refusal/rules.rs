@@ -110,6 +110,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("too many tokens: total number of tokens"), "Cohere 'too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354', github.com/cohere-ai/sandbox-topically/issues/4"),
     rule(Context, Phrase("`max_new_tokens`  must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces, as posted), github.com/huggingface/chat-ui/issues/327"),
     rule(Context, Phrase("max_tokens is too large"), "OpenAI 400 'max_tokens is too large: 6000. This model supports at most 4096 completion tokens', github.com/diffbot/code-gpt-docs/issues/284"),
+    rule(Context, Phrase("reduce the length of max output tokens"), "Databricks model serving 'max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.', github.com/databricks/databricks-sdk-go/issues/1183"),
     // Billing and credit: no wait clears it.
     rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
     rule(HardQuota, Code("billing_hard_limit_reached"), "OpenAI (images) code billing_hard_limit_reached 'Billing hard limit has been reached', github.com/dfinke/PowerShellAI/issues/127"),
@@ -221,6 +222,8 @@ pub(crate) const RULES: &[Rule] = &[
     rule(RateLimit, Phrase("rate-limited upstream"), "OpenRouter 429 ':free is temporarily rate-limited upstream. Please retry shortly', github.com/open-webui/computer/issues/293 and github.com/OpenCoworkAI/open-codesign/issues/402: the upstream's rate limit on the shared key, not capacity"),
     rule(RateLimit, Phrase("no deployments available"), "LiteLLM router 'No deployments available for selected model, Try again in 5 seconds' (every deployment cooling down), github.com/microsoft/agent-lightning/issues/290"),
     rule(RateLimit, Code("rate_limit_reached_requests"), "IBM watsonx.ai 429 code rate_limit_reached_requests 'Rate limit of 2 requests per 1s was reached', github.com/langflow-ai/openrag/issues/615"),
+    rule(RateLimit, Phrase("concurrency limit"), "iFlow 'Your account has reached the platform concurrency limit ... Please limit to single concurrent usage', github.com/iflow-ai/iflow-cli/issues/301"),
+    rule(RateLimit, Phrase("exceeded rate limit"), "Poe {\"allow_retry\": true, \"text\": \"You have exceeded rate limit to query bot using User API Key. Try again later.\"}, github.com/qingyanbaby/poe-to-openai/issues/11"),
     // The provider's capacity, not the caller's budget.
     rule(Overloaded, Code("overloaded_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 529 overloaded_error"),
     rule(Overloaded, Code("overloaded"), "not seen in a provider body: bare code 'overloaded' not seen; Anthropic uses overloaded_error with message 'Overloaded' (likely origin)"),
@@ -263,6 +266,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Overloaded, Phrase("reset reason: overflow"), "Envoy 503 'upstream connect error or disconnect/reset before headers. reset reason: overflow' (its circuit breaker), github.com/nminaya/grammar-nazi-bot/issues/931"),
     rule(Overloaded, Code("modelnotreadyexception"), "Bedrock InvokeModel API reference: ModelNotReadyException (429), the imported model is being restored; retry"),
     rule(Overloaded, Phrase("model is not ready"), "Bedrock ModelNotReadyException 'Model is not ready for inference. Wait and try your request again.', www.repost.aws/ja/knowledge-center/bedrock-imported-models-modelnotreadyexception"),
+    rule(Overloaded, Phrase("receiving too many requests at the moment"), "Moonshot (Kimi) 429 rate_limit_reached_error \"We're receiving too many requests at the moment. Please wait a moment and try again.\" (the service's load, not the account's limit), github.com/MoonshotAI/kimi-cli/issues/901"),
     // A cap on the request body's size.
     rule(PayloadCap, Code("request_too_large"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large"),
     rule(PayloadCap, Status(413), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large; Groq errors doc: 413 Request Entity Too Large"),
