@@ -259,6 +259,13 @@ pub fn sigma(spread: [f64; 3], lin: f64, x: &Features) -> f64 {
 /// (a run's remainder, a word-start piece). 100,000 `=` are 1,562.5 at o200k's 64 characters a token, whatever the
 /// corpus's short repeats taught the linear rates.
 pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
+    let [ascii, wide] = run_parts(x, profile);
+    [0, 1, 2].map(|j| ascii[j] + wide[j])
+}
+
+/// [`run_price`] in its two parts, the repeats of ASCII characters and those of the others, `[low, median, high]`
+/// each, with their runs' excess.
+pub fn run_parts(x: &Features, profile: Profile) -> [[f64; 3]; 2] {
     let p = profile as usize;
     let mut ascii = 0.0;
     for (&n, &code) in x.runs.ascii.iter().zip(&RUN_ASCII[p]) {
@@ -276,7 +283,7 @@ pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
     // The measured characters are a kind's common ones; a rare one costs more (a rare ideograph or Hangul syllable
     // is 2 or 3 o200k tokens, not 1), up to a token per byte: the high end allows that.
     wide[2] = wide[2].max(count(x.runs.wide_bytes));
-    let mut price = wide.map(|w| ascii + w);
+    let mut parts = [[ascii; 3], wide];
     let runs = [
         count(x.v[f::REP_RUNS] + x.v[f::REP_ALPHA_RUNS]),
         count(x.v[f::REP_WIDE_RUNS]),
@@ -289,14 +296,14 @@ pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
         .map(|r| f64::from(r[0]))
         .fold(1.0, f64::min);
     let floor = [least_run_rate(profile), least_wide].map(|r| -MIN_RUN * r);
-    for (j, end) in price.iter_mut().enumerate() {
-        for ((r, e), floor) in runs.iter().zip(&RUN_EXCESS[p]).zip(floor) {
+    for (((part, r), e), floor) in parts.iter_mut().zip(runs).zip(&RUN_EXCESS[p]).zip(floor) {
+        for (j, end) in part.iter_mut().enumerate() {
             let e = f64::from(e[j]);
             *end += r * if j == 0 { e.max(floor) } else { e };
+            *end = end.max(0.0);
         }
-        *end = end.max(0.0);
     }
-    price
+    parts
 }
 
 /// The fewest characters of one kind in a row the scanner counts as a repeat.
@@ -357,6 +364,17 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
         let (q_lo, q_hi) = ((m + z_lo * sigma).exp(), (m + z_hi * sigma).exp());
         let (mut lo, mut hi) = (at(q_lo, run_lo), at(q_hi, run_hi));
+        if x.v[f::REP_WIDE_CHARS] > 0 {
+            // Repeats of non-ASCII characters may cost as little as their run tables' low end, below their fitted
+            // price: a vocabulary merges some characters' runs (`哈哈`, `ққ`) and not its kind's typical ones. The
+            // ASCII repeats keep their price at least at their run tables.
+            let [ascii_run, wide_run] = run_parts(x, profile);
+            let wide_lin = rate(w, f::REP_WIDE_RUNS) * count(x.v[f::REP_WIDE_RUNS])
+                + rate(w, f::REP_WIDE_CHARS) * count(x.v[f::REP_WIDE_CHARS]);
+            let ascii_lin = (repeats - wide_lin).max(0.0);
+            let split = (lin - repeats) * q_lo + (ascii_lin * q_lo).max(ascii_run[0]) + wide_run[0];
+            lo = lo.min(split);
+        }
         // What `n` characters of a class cost of its linear price: their share of it.
         let fitted = |n: f64, c: Class| {
             per_class[c as usize] * (n / count(x.class_chars[c as usize]).max(1.0)).min(1.0)
@@ -378,7 +396,8 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             hi = hi.max(hi - fitted(chars, Class::Letters) * q_hi + chars);
         }
         let tokens = clamp(at(q_mid, run_mid).round());
-        let low = clamp(lo.floor()).min(tokens);
+        // A text of `b` bytes is at most `b` tokens but for a word-start piece: the low end never asks for more.
+        let low = clamp(lo.floor()).min(tokens).min(x.bytes.max(1));
         let high = clamp(hi.ceil()).max(tokens);
         (tokens, low, high)
     };

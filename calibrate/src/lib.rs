@@ -632,7 +632,11 @@ pub const POOLED_FLOOR_Q: f64 = 0.025;
 pub const FIT_COVERAGE: f64 = 1.0;
 
 /// Fits all profiles from the fit split, with the run tables from the measured runs (`calibration/runs.tsv`).
-pub fn fit_all(prepared: &[Prepared], run_rows: &[runs::RunRow]) -> Tables {
+pub fn fit_all(
+    prepared: &[Prepared],
+    run_rows: &[runs::RunRow],
+    vocab: &std::collections::BTreeSet<char>,
+) -> Tables {
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
     let mut weights = [[0.0; NF]; NP];
     let empty = BandModel {
@@ -652,7 +656,7 @@ pub fn fit_all(prepared: &[Prepared], run_rows: &[runs::RunRow]) -> Tables {
     for (p, cpt) in chars_per_token.iter_mut().enumerate() {
         *cpt = chars_per_token_table(&fit, p);
     }
-    let mut runs = runs::run_tables(run_rows);
+    let mut runs = runs::run_tables(run_rows, vocab);
     for t in runs.iter_mut() {
         for w in t.wide.iter_mut() {
             *w = [
@@ -828,7 +832,7 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     }
     s.push_str("];\n\n");
     s.push_str("/// Per profile, per kind of `scan::RUN_WIDE_KINDS`: tokens per character of a long run of a non-ASCII character,\n");
-    s.push_str("/// `[least, median, most]` over the kind's measured characters.\n");
+    s.push_str("/// `[least, median, most]` over the kind's measured characters (the median over its typical ones).\n");
     let _ = writeln!(
         s,
         "pub(crate) const RUN_WIDE: [[[f32; 3]; {}]; {NP}] = [",

@@ -28,10 +28,10 @@ fn main() -> ExitCode {
             eprintln!("wrote src/scan/han_tier.rs");
         }
         "run-chars" => {
-            let chars = runs::run_chars(&load_corpus(&root));
+            let (chars, vocab) = runs::all_run_chars(&load_corpus(&root));
             std::fs::write(
                 root.join("calibration/run-chars.txt"),
-                runs::write_run_chars(&chars),
+                runs::write_run_chars(&chars, &vocab),
             )
             .expect("write run-chars.txt");
             eprintln!(
@@ -110,6 +110,10 @@ fn fit(root: &Path) {
     let t = fit_all(
         &prepared,
         &runs::read_runs(&root.join("calibration/runs.tsv")),
+        &runs::read_vocab_chars(
+            &std::fs::read_to_string(root.join("calibration/run-chars.txt"))
+                .expect("run-chars.txt"),
+        ),
     );
     let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
     std::fs::write(

@@ -13,7 +13,9 @@
 //! The characters (`calibration/run-chars.txt`, written by `calibrate run-chars`): every ASCII character of a kind
 //! that repeats (letters, punctuation, controls), the C1 controls, and 12 characters of each other kind that repeats
 //! (letters of every other script, CJK punctuation, emoji, symbols) from the corpus's `fit` split: those seen most
-//! often in repeats, then the commonest. `calibrate counts` measures o200k and
+//! often in repeats, then the commonest; and, marked ` vocab`, the characters of each kind whose runs o200k or cl100k
+//! merge cheapest ([`vocab_run_chars`]: `哈哈` and `ㅋㅋ` are one o200k token each), which set the kind's least rate
+//! but not its median. `calibrate counts` measures o200k and
 //! cl100k with tiktoken-rs; `calibration/vendors/count.mjs --runs` the other profiles, into
 //! `calibration/vendor-runs.tsv`. Both land in `calibration/runs.tsv`, which `fit` turns into the run tables of
 //! `src/tables.rs`.
@@ -21,7 +23,7 @@
 use crate::{Sample, NP};
 use llm_preflight::internals::scan::kind::{self, Kind};
 use llm_preflight::Profile;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -91,20 +93,86 @@ pub fn run_chars(samples: &[Sample]) -> Vec<char> {
     out
 }
 
-/// `calibration/run-chars.txt`: one `U+XXXX` per line.
-pub fn write_run_chars(chars: &[char]) -> String {
+/// Every character to measure: [`run_chars`] and, marked, the [`vocab_run_chars`] that are not among them.
+pub fn all_run_chars(samples: &[Sample]) -> (Vec<char>, BTreeSet<char>) {
+    let typical = run_chars(samples);
+    let vocab: BTreeSet<char> = vocab_run_chars()
+        .into_iter()
+        .filter(|c| typical.binary_search(c).is_err())
+        .collect();
+    let mut all = typical;
+    all.extend(vocab.iter().copied());
+    all.sort_unstable();
+    (all, vocab)
+}
+
+/// How many of a non-ASCII kind's characters whose runs the OpenAI vocabularies merge are measured.
+pub const VOCAB_RUNS_PER_KIND: usize = 4;
+
+/// The non-ASCII characters whose runs o200k or cl100k merge (a run of 64 costs under three quarters of 64 times
+/// the character alone: `哈哈` and `ㅋㅋ` are one token each in o200k), per kind the [`VOCAB_RUNS_PER_KIND`] that
+/// run cheapest in either vocabulary (ties by code point). The corpus's commonest characters say what a run of a
+/// kind's typical character costs; these say how little a run of the kind can cost, the band's low end.
+pub fn vocab_run_chars() -> Vec<char> {
+    let mut out = Vec::new();
+    for p in [Profile::O200k, Profile::Cl100k] {
+        let c = llm_preflight::ExactCounter::new(p).expect("tiktoken loads");
+        let mut by_kind: BTreeMap<Kind, Vec<(u64, char)>> = BTreeMap::new();
+        let candidates = (0xa0u32..=0xffff).chain(0x1f000..=0x1faff);
+        for ch in candidates.filter_map(char::from_u32) {
+            let k = kind_of(ch);
+            if !kind::merges(k) || k == kind::K_NCTL {
+                continue;
+            }
+            let run = c.count(&ch.to_string().repeat(64));
+            if 4 * run < 3 * 64 * c.count(&ch.to_string()) {
+                by_kind.entry(k).or_default().push((run, ch));
+            }
+        }
+        for mut v in by_kind.into_values() {
+            v.sort_unstable();
+            out.extend(v.iter().take(VOCAB_RUNS_PER_KIND).map(|x| x.1));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `calibration/run-chars.txt`: one `U+XXXX` per line, followed by ` vocab` for a character measured for the
+/// band's low end only ([`vocab_run_chars`]).
+pub fn write_run_chars(chars: &[char], vocab: &BTreeSet<char>) -> String {
     chars
         .iter()
-        .map(|&c| format!("U+{:04X}\n", c as u32))
+        .map(|&c| {
+            let mark = if vocab.contains(&c) { " vocab" } else { "" };
+            format!("U+{:04X}{mark}\n", c as u32)
+        })
         .collect()
 }
 
-/// Reads `calibration/run-chars.txt`.
+/// Reads `calibration/run-chars.txt`: every character.
 pub fn read_run_chars(text: &str) -> Vec<char> {
     text.lines()
-        .filter_map(|l| u32::from_str_radix(l.trim().strip_prefix("U+")?, 16).ok())
+        .filter_map(|l| {
+            let hex = l.trim().strip_prefix("U+")?;
+            u32::from_str_radix(hex.split(' ').next()?, 16).ok()
+        })
         .filter_map(char::from_u32)
         .collect()
+}
+
+/// Reads `calibration/run-chars.txt`: the characters marked ` vocab`.
+pub fn read_vocab_chars(text: &str) -> BTreeSet<char> {
+    read_run_chars(
+        &text
+            .lines()
+            .filter(|l| l.trim_end().ends_with(" vocab"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .into_iter()
+    .collect()
 }
 
 /// Measures one character with a counter (the same arithmetic as `count.mjs --runs`).
@@ -204,8 +272,9 @@ fn spread3(mut v: Vec<f64>) -> [f64; 3] {
     [v[0], v[v.len() / 2], v[v.len() - 1]]
 }
 
-/// The run tables from the measured rows.
-pub fn run_tables(rows: &[RunRow]) -> [RunTable; NP] {
+/// The run tables from the measured rows. Per non-ASCII kind the least rate is over every measured character, the
+/// median over its typical ones (all but `vocab`, the characters measured for the low end), the most over all.
+pub fn run_tables(rows: &[RunRow], vocab: &BTreeSet<char>) -> [RunTable; NP] {
     std::array::from_fn(|p| {
         let mine: Vec<&RunRow> = rows.iter().filter(|r| r.profile == p).collect();
         assert!(
@@ -216,6 +285,7 @@ pub fn run_tables(rows: &[RunRow]) -> [RunTable; NP] {
         let mut ascii = [0.0; 128];
         let (mut ax, mut wx) = (Vec::new(), Vec::new());
         let mut by_kind: Vec<Vec<f64>> = vec![Vec::new(); kind::COUNT];
+        let mut typical: Vec<Vec<f64>> = vec![Vec::new(); kind::COUNT];
         let mut wide_all = Vec::new();
         for r in &mine {
             let rate = r.d as f64 / 2048.0;
@@ -225,6 +295,9 @@ pub fn run_tables(rows: &[RunRow]) -> [RunTable; NP] {
                 ax.push(ex);
             } else {
                 by_kind[kind_of(r.ch) as usize].push(rate);
+                if !vocab.contains(&r.ch) {
+                    typical[kind_of(r.ch) as usize].push(rate);
+                }
                 wide_all.push(rate);
                 wx.push(ex);
             }
@@ -232,7 +305,17 @@ pub fn run_tables(rows: &[RunRow]) -> [RunTable; NP] {
         let pooled = spread3(wide_all);
         let wide = by_kind
             .into_iter()
-            .map(|v| if v.is_empty() { pooled } else { spread3(v) })
+            .zip(typical)
+            .map(|(v, t)| {
+                if v.is_empty() {
+                    pooled
+                } else if t.is_empty() {
+                    spread3(v)
+                } else {
+                    let [least, _, most] = spread3(v);
+                    [least, spread3(t)[1], most]
+                }
+            })
             .collect();
         let excess = |x: &[[f64; 3]]| {
             [

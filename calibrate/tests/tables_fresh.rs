@@ -6,6 +6,7 @@
 //! - every sample has a SOURCES.tsv row, and the corpus keeps its own rules (sizes, no registry host names).
 
 use calibrate::*;
+use llm_preflight::Profile;
 use std::collections::BTreeSet;
 
 #[test]
@@ -22,6 +23,10 @@ fn tables_match_a_fresh_fit() {
     let t = fit_all(
         &prepared,
         &runs::read_runs(&root.join("calibration/runs.tsv")),
+        &runs::read_vocab_chars(
+            &std::fs::read_to_string(root.join("calibration/run-chars.txt"))
+                .expect("run-chars.txt"),
+        ),
     );
     let n_fit = prepared.iter().filter(|d| d.row.split == "fit").count();
     let fresh = render_tables(&t, n_fit, prepared.len());
@@ -229,7 +234,37 @@ fn the_han_tier_and_the_run_characters_are_what_their_sources_give() {
     let committed = std::fs::read_to_string(root.join("calibration/run-chars.txt"))
         .expect("calibration/run-chars.txt");
     assert!(
-        runs::write_run_chars(&runs::run_chars(&load_corpus(&root))) == committed,
+        {
+            let (chars, vocab) = runs::all_run_chars(&load_corpus(&root));
+            runs::write_run_chars(&chars, &vocab) == committed
+        },
         "calibration/run-chars.txt is stale: run `cargo run -p calibrate --release -- run-chars`"
     );
+}
+
+/// A run of any measured character, however cheaply its vocabulary merges it, is inside the estimate's band for
+/// o200k and cl100k (the characters marked ` vocab` set their kind's least rate: `哈` × 4,096 is 2,048 o200k tokens,
+/// below what the kind's typical characters cost).
+#[test]
+fn a_run_of_every_measured_character_is_inside_its_band() {
+    let root = root();
+    let text =
+        std::fs::read_to_string(root.join("calibration/run-chars.txt")).expect("run-chars.txt");
+    let chars: Vec<char> = runs::read_run_chars(&text)
+        .into_iter()
+        .filter(|c| !c.is_ascii() && !c.is_control())
+        .collect();
+    assert!(runs::read_vocab_chars(&text).len() >= 20);
+    let mut outside = Vec::new();
+    for p in [Profile::O200k, Profile::Cl100k] {
+        let counter = llm_preflight::ExactCounter::new(p).expect("tiktoken loads");
+        for &c in &chars {
+            let run = c.to_string().repeat(4096);
+            let (truth, e) = (counter.count(&run), llm_preflight::estimate(&run, p));
+            if truth < e.low || truth > e.high {
+                outside.push(format!("{p} {c:?}: {truth} outside {}–{}", e.low, e.high));
+            }
+        }
+    }
+    assert!(outside.is_empty(), "{}", outside.join("\n"));
 }

@@ -1477,6 +1477,10 @@ impl Scanner {
                 (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
                 if repeat {
                     look |= (1u128 << (j + width)) as u64;
+                    // Priced as a repeat, taken out of the histogram (its bytes are no sign of a language).
+                    for &b in &w[j..j + width] {
+                        self.hist[b as usize] -= 1;
+                    }
                     self.runs.wide[k as usize] += 1;
                     self.runs.wide_bytes += width as u64;
                     self.v[f::REP_WIDE_CHARS] += 1;
@@ -1678,7 +1682,7 @@ impl Scanner {
         let repeat_ascii: u64 = self.runs.ascii.iter().sum();
         class_chars[Class::Repeats as usize] = repeat_ascii + self.runs.wide.iter().sum::<u64>();
         class_chars[Class::Control as usize] = controls + kn(K_NCTL);
-        let chars = total + repeat_ascii + sum(0xc0, 0xff);
+        let chars = total + repeat_ascii + sum(0xc0, 0xff) + self.runs.wide.iter().sum::<u64>();
         if chars > 0 {
             v[f::BIAS] = 1;
         }

@@ -270,7 +270,7 @@ pub fn scan_reference(text: &str) -> Features {
         hist[c as usize] += 1;
     }
     for i in 0..n {
-        if rep[i] && b[i] < 0x80 {
+        if rep[i] {
             hist[b[i] as usize] -= 1;
         }
     }
