@@ -126,6 +126,11 @@ test('explain-response: the same input gives the same output', () => {
     { status: 429, headers: {}, body: "{'error': {'message': 'Your account org-XXXX request reached organization TPD rate limit, current: 1526210, limit: 1500000', 'type': 'rate_limit_reached_error'}}" },
     { status: null, headers: {}, body: '{"allow_retry": true, "text": "You have exceeded rate limit to query bot using User API Key. Try again later."}' },
     { status: 400, headers: {}, body: 'Bad request: rpc error: code = InvalidArgument desc = max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.' },
+    // The seventh: hard refusals that look like rate limits, and context numbers in new phrasings.
+    { status: 429, headers: {}, body: '"you (XXXX) have reached your session usage limit, upgrade for higher limits: https://ollama.com/upgrade"' },
+    { status: null, headers: {}, body: 'This operation requires 30 new capacity in quota Tokens Per Minute (thousands) - GPT-35-Turbo, which is bigger than the current available capacity 0. The current quota usage is 300 and the quota limit is 300 for quota Tokens Per Minute (thousands) - GPT-35-Turbo. (Code: InsufficientQuota)' },
+    { status: 400, headers: {}, body: "'max_tokens' or 'max_completion_tokens' is too large: 64000. This model's maximum context length is      64001 tokens and your request has 24235 input tokens (64000 > 64001 - 24235). None" },
+    { status: 400, headers: {}, body: '{"error":{"message":"Param Incorrect","type":"upstream_error","param":"max_tokens is too large: 1048576. This model supports at most 131072 completion tokens, whereas you provided 1048576.","code":"400"}}' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

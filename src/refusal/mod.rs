@@ -381,7 +381,14 @@ impl Evidence {
             // {"type":"exceed_context_size_error","n_prompt_tokens":14429,"n_ctx":8192} (llama.cpp server)
             "n_ctx" => self.n_ctx = self.n_ctx.or(x.as_u64()),
             "n_prompt_tokens" => self.n_prompt_tokens = self.n_prompt_tokens.or(x.as_u64()),
-            "param" | "request_id" | "@type" | "links" | "url" | "help" => {}
+            // A `param` that is a sentence is a message (a relay's "Param Incorrect" with the provider's words in
+            // `param`); a parameter's name is not.
+            "param" => {
+                if let Some(s) = x.as_str().filter(|s| s.trim().contains(' ')) {
+                    self.read_string(s, nested, depth);
+                }
+            }
+            "request_id" | "@type" | "links" | "url" | "help" => {}
             _ => {
                 if matches!(x, Value::Object(_) | Value::Array(_)) {
                     self.walk(x, nested, depth + 1);
@@ -756,10 +763,16 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         &[
             "requested about ",
             "requested ",
+            "requested: ",
             "resulted in over ",
             "resulted in ",
         ],
     );
+    // "String value length (20054016) exceeds the maximum allowed (20000000" (a JSON parser's limit, DashScope)
+    if let Some(n) = number_after(&msg_text, &["string value length ("]) {
+        r.requested = Some(n);
+        r.limit = number_after(&msg_text, &["exceeds the maximum allowed ("]).or(r.limit);
+    }
     if r.limit.is_none() {
         r.limit = ev.quota_value;
     }
@@ -1056,6 +1069,36 @@ fn context_numbers(text: &str, r: &mut Refusal) {
                 .or(r.limit);
         }
         r.requested = number_after(&text[i..], &["received "]).or(r.requested);
+    }
+    // "your request has 24235 input tokens (64000 > 64001 - 24235)" (vLLM: the output cap, the context, the input)
+    if let Some(i) = text.find(" input tokens (") {
+        let b = text.as_bytes();
+        if let Some((out, j)) = number_at(b, i + " input tokens (".len()) {
+            if text[j..].starts_with(" > ") {
+                if let Some((ctx, m)) = number_at(b, j + 3) {
+                    if text[m..].starts_with(" - ") {
+                        if let Some((input, _)) = number_at(b, m + 3) {
+                            r.requested = Some(out.saturating_add(input));
+                            r.limit = Some(ctx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // "Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)"
+    // (watsonx)
+    let seq = "maximum sequence length for this model (";
+    if let Some(i) = text.find(seq) {
+        let b = text.as_bytes();
+        if let Some((q, j)) = number_at(b, i + seq.len()) {
+            if text[j..].starts_with(" > ") {
+                if let Some((l, _)) = number_at(b, j + 3) {
+                    r.requested = Some(q);
+                    r.limit = Some(l);
+                }
+            }
+        }
     }
     // "exceed context limit: 199759 + 8192 > 200000" (Anthropic)
     if let Some(i) = text.find("context limit: ") {

@@ -111,6 +111,8 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("`max_new_tokens`  must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces, as posted), github.com/huggingface/chat-ui/issues/327"),
     rule(Context, Phrase("max_tokens is too large"), "OpenAI 400 'max_tokens is too large: 6000. This model supports at most 4096 completion tokens', github.com/diffbot/code-gpt-docs/issues/284"),
     rule(Context, Phrase("reduce the length of max output tokens"), "Databricks model serving 'max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.', github.com/databricks/databricks-sdk-go/issues/1183"),
+    rule(Context, Phrase("token sequence length is longer than"), "IBM watsonx.ai 400 'Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)', github.com/lancedb/lancedb/issues/1535"),
+    rule(Context, Phrase("exceeded model token limit"), "Moonshot (Kimi) 400 'Your request exceeded model token limit: 262144 (requested: 275363)', github.com/multica-ai/multica/issues/4130"),
     // Billing and credit: no wait clears it.
     rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
     rule(HardQuota, Code("billing_hard_limit_reached"), "OpenAI (images) code billing_hard_limit_reached 'Billing hard limit has been reached', github.com/dfinke/PowerShellAI/issues/127"),
@@ -158,6 +160,11 @@ pub(crate) const RULES: &[Rule] = &[
     rule(HardQuota, Phrase("purchase extra usage or upgrade your plan"), "Kimi Code 403 'weekly (7-day) usage limit ... To continue now, purchase extra usage or upgrade your plan', github.com/openclaw/openclaw/pull/142656"),
     rule(HardQuota, Code("usage_limit_reached"), "OpenAI Codex type usage_limit_reached 'The usage limit has been reached' with plan_type and resets_at, github.com/Biliniko/cpa-control-center/issues/5"),
     rule(HardQuota, Phrase("crossed budget"), "LiteLLM router 429 'No deployments available - crossed budget: Exceeded budget for deployment', github.com/BerriAI/litellm/issues/14144"),
+    rule(HardQuota, Phrase("upgrade for higher limits"), "Ollama Cloud 429 'you have reached your session usage limit, upgrade for higher limits' (a plan's cap, as its weekly one), github.com/continuedev/continue/issues/11444"),
+    rule(HardQuota, Phrase("credits are depleted"), "Gemini API 'Your prepayment credits are depleted. Please go to AI Studio ... to manage your project and billing.', github.com/dyad-sh/dyad/issues/3626"),
+    rule(HardQuota, Phrase("have any credits"), "xAI 403 'Your newly created team doesn't have any credits or licenses yet', github.com/continuedev/continue/issues/12670"),
+    rule(HardQuota, Code("insufficientquota"), "Azure OpenAI deployment 'InsufficientQuota: The specified capacity '60' of account deployment is bigger than available capacity '0'', github.com/Azure-Samples/jp-azureopenai-samples/pull/35"),
+    rule(HardQuota, Phrase("bigger than the current available capacity"), "Azure OpenAI 'This operation requires 30 new capacity in quota Tokens Per Minute (thousands) ... bigger than the current available capacity 0 ... (Code: InsufficientQuota)', github.com/Azure-Samples/aks-store-demo/issues/116"),
     rule(HardQuota, Phrase("weekly usage limit"), "Ollama Cloud 429 'you have reached your weekly usage limit, upgrade for higher limits', github.com/NousResearch/hermes-agent/pull/68832"),
     rule(HardQuota, Phrase("key limit exceeded"), "OpenRouter 403 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys' (the key's credit cap), github.com/MCPJam/inspector/issues/1287 and github.com/RooCodeInc/Roo-Code/issues/515"),
     rule(HardQuota, Phrase("usage credits are required"), "Anthropic 429 rate_limit_error 'Usage credits are required for long context requests.' (a plan gate), github.com/anthropics/claude-code/issues/64982"),
@@ -268,6 +275,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Overloaded, Phrase("model is not ready"), "Bedrock ModelNotReadyException 'Model is not ready for inference. Wait and try your request again.', www.repost.aws/ja/knowledge-center/bedrock-imported-models-modelnotreadyexception"),
     rule(Overloaded, Phrase("receiving too many requests at the moment"), "Moonshot (Kimi) 429 rate_limit_reached_error \"We're receiving too many requests at the moment. Please wait a moment and try again.\" (the service's load, not the account's limit), github.com/MoonshotAI/kimi-cli/issues/901"),
     // A cap on the request body's size.
+    rule(PayloadCap, Phrase("string value length"), "DashScope (Jackson) 400 'String value length (20054016) exceeds the maximum allowed (20000000, from `StreamReadConstraints.getMaxStringLength()`)', github.com/QwenLM/qwen-code/issues/1082"),
     rule(PayloadCap, Code("request_too_large"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large"),
     rule(PayloadCap, Status(413), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 413 request_too_large; Groq errors doc: 413 Request Entity Too Large"),
     rule(PayloadCap, Phrase("request entity too large"), "Groq errors doc (console.groq.com/docs/errors): 413 Request Entity Too Large"),
