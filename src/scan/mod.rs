@@ -22,7 +22,7 @@ use kind::{
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 167;
+pub const NF: usize = 168;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 ///
@@ -193,13 +193,16 @@ pub mod f {
     /// ASCII capitals `A` to `Z` outside repeats: 26 features from here (the letter features count either case),
     /// read off the byte histogram.
     pub const UPPER_A: usize = 139;
-    /// Combining marks right after an Arabic-script or Hebrew letter (harakat, shadda, sukun, niqqud), which count
-    /// among that script's letters too: vocabularies hold few vocalised words, so fully diacritised text splits into
-    /// about twice the pieces of the same text without its marks.
+    /// Combining marks right after an Arabic-script letter (harakat, shadda, sukun), which count among that script's
+    /// letters too: vocabularies hold few vocalised words, so fully diacritised text splits into about twice the
+    /// pieces of the same text without its marks. Hebrew's are [`HEBREW_MARKS`].
     pub const ARABIC_MARKS: usize = 165;
     /// Han characters outside the common tier ([`super::kind::is_common_han`]): a rare ideograph is two or three byte
     /// pieces in most vocabularies where a common one is one token or less.
     pub const HAN_RARE: usize = 166;
+    /// Combining marks of the Hebrew block (U+0591–U+05C7: niqqud, dagesh, cantillation) right after a Hebrew letter:
+    /// as [`ARABIC_MARKS`], but vocabularies split pointed Hebrew differently from vocalised Arabic.
+    pub const HEBREW_MARKS: usize = 167;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -389,6 +392,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "upper_z",
     "arabic_marks",
     "han_rare",
+    "hebrew_marks",
 ];
 
 /// Secondary counts used to say what a text is made of (not priced).
@@ -1458,7 +1462,10 @@ impl Scanner {
                     self.na.kind
                 };
                 k = kind::resolve_mark(prev, width);
-                self.v[f::ARABIC_MARKS] += (k == K_ARB) as u64;
+                // Hebrew's marks have first byte 0xD6 or 0xD7.
+                let hebrew = w[j] & 0xfe == 0xd6;
+                self.v[f::ARABIC_MARKS] += (k == K_ARB && !hebrew) as u64;
+                self.v[f::HEBREW_MARKS] += (k == K_ARB && hebrew) as u64;
             }
             // Letters of two or three bytes only where `look` says (four-byte ones, ideographs of the extensions, are
             // rare enough to look at each).

@@ -82,6 +82,7 @@ pub fn scan_reference(text: &str) -> Features {
     // Per byte: the lead position of its character.
     let mut at = vec![0usize; n];
     let mut arabic_marks = 0u64;
+    let mut hebrew_marks = 0u64;
     for (i, c) in text.char_indices() {
         let w = c.len_utf8();
         let mut k = if w == 1 {
@@ -92,7 +93,9 @@ pub fn scan_reference(text: &str) -> Features {
         if k == K_MARK {
             // A mark takes the previous character's kind when it is a letter.
             k = resolve_mark(if i > 0 { kind[i - 1] } else { K_NL }, w);
-            arabic_marks += (k == K_ARB) as u64;
+            let hebrew = (0x591..=0x5c7).contains(&(c as u32));
+            arabic_marks += (k == K_ARB && !hebrew) as u64;
+            hebrew_marks += (k == K_ARB && hebrew) as u64;
         }
         lead[i] = true;
         for j in i..i + w {
@@ -135,6 +138,7 @@ pub fn scan_reference(text: &str) -> Features {
     // Repeat runs: a repeat byte at a lead that does not continue a repeat of the same character.
     let mut v = [0u64; NF];
     v[f::ARABIC_MARKS] = arabic_marks;
+    v[f::HEBREW_MARKS] = hebrew_marks;
     // Han characters outside the common tier, outside repeats.
     for (i, c) in text.char_indices() {
         if kind[i] == K_HAN && !rep[i] && !is_common_han(c as u32) {
