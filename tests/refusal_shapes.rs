@@ -213,7 +213,7 @@ fn cases() -> Vec<Case> {
           QuotaExhausted, false, Some(7968), (Some(0), None, None), None, None),
         c("github.com/xtekky/gpt4free/issues/1700 (legacy Gemini, text then details; key removed)", "gemini", Some(429), NONE,
           "[GoogleGenerativeAI Error]: Error fetching from https://generativelanguage.googleapis.com/v1/models/gemini-pro:generateContent: [429 Too Many Requests] Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com' for consumer 'project_number:REDACTED'. [{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"RATE_LIMIT_EXCEEDED\",\"domain\":\"googleapis.com\",\"metadata\":{\"quota_location\":\"us-east2\",\"service\":\"generativelanguage.googleapis.com\",\"consumer\":\"projects/REDACTED\",\"quota_limit_value\":\"60\",\"quota_metric\":\"generativelanguage.googleapis.com/generate_content_requests\",\"quota_limit\":\"GenerateContentRequestsPerMinutePerProjectPerRegion\"}}]",
-          RateLimitRequests, true, None, N3, REQ, MIN),
+          RateLimitRequests, true, None, (Some(60), None, None), REQ, MIN),
         // ---------------------------------------------------------------- Anthropic
         c("github.com/anthropics/claude-code/issues/5769", "anthropic", Some(529), NONE,
           r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
@@ -1275,7 +1275,7 @@ error: `inputs` tokens + `max_new_tokens` must be <= 4097. Given: 80125 `inputs`
           RateLimitOther, true, Some(1000), (Some(1), None, None), None, None),
         c("github.com/zhukunpenglinyutong/jetbrains-cc-gui/issues/897", "zhipu", Some(429), NONE,
           r##"{"error":{"code":"1302","message":"您的账户已达到速率限制，请您控制请求频率"},"request_id":"2026041314372115099c8b3a024339"}"##,
-          RateLimitOther, true, None, N3, None, None),
+          RateLimitRequests, true, None, N3, REQ, None),
         c("github.com/zhukunpenglinyutong/jetbrains-cc-gui/issues/897", "zhipu", Some(429), NONE,
           r##"{"error":{"code":"1305","message":"该模型当前访问量过大，请您稍后再试"},"request_id":"20260416094124822021dae9564747"}"##,
           Overloaded, true, None, N3, None, None),
@@ -2166,6 +2166,221 @@ gain after 1 seconds', 'type': 'rate_limit_reached_error'}}"##,
         c("github.com/continuedev/continue/issues/11444", "ollama-cloud", Some(429), NONE,
           r##""you (XXXX) have reached your session usage limit, upgrade for higher limits: https://ollama.com/upgrade""##,
           QuotaExhausted, false, None, N3, None, None),
+        c("github.com/iflow-ai/iflow-cli/issues/288", "iflow", Some(402), NONE,
+          r##"{"error":{"message":"{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,\"code\":\"invalid_request_error\"}}","type":"EngineInternalError","code":"402"}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/nminaya/grammar-nazi-bot/issues/954", "cerebras", Some(429), NONE,
+          r##"{"message":"Requests per minute limit exceeded - too many requests sent.","type":"too_many_requests_error","param":"quota","code":"request_quota_exceeded"}"##,
+          RateLimitRequests, true, None, N3, REQ, MIN),
+        c("github.com/miaoxworld/OpenClawInstaller/issues/16", "zhipu", Some(429), NONE,
+          r##"AI 响应: 429 余额不足或无可用资源包,请充值。"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/QwenLM/qwen-code/issues/1742", "qwen-oauth", Some(429), NONE,
+          r##"429 Free allocated quota exceeded."##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/FoundationAgents/OpenManus/issues/746", "anthropic", Some(429), NONE,
+          r##"Error code: 429 - {'error': {'code': 'rate_limit_error', 'message': 'This request would exceed the rate limit for your organization of 20,000 input tokens per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.', 'type': 'invalid_request_error', 'param': None}}"##,
+          RateLimitTokens, true, None, (Some(20000), None, None), TOK, MIN),
+        c("github.com/yokingma/fetch-sse/issues/1", "moonshot", Some(429), NONE,
+          r##"{
+    "error": {
+        "message": "request reached max request: 3, please try again after 1 seconds",
+        "type": "rate_limit_reached_error"
+    }
+}"##,
+          RateLimitRequests, true, Some(1000), (Some(3), None, None), REQ, None),
+        c("github.com/BerriAI/litellm/issues/10431", "litellm", Some(400), NONE,
+          r##"litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: DeepseekException - {"error":{"message":"This model's maximum context length is 65536 tokens. However, you requested 68161 tokens (68161 in the messages, 0 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}"##,
+          ContextLength, false, None, (Some(65536), Some(68161), None), TOK, None),
+        c("github.com/refly-ai/refly/issues/1177", "openrouter", Some(400), NONE,
+          r##"Error: 400 This endpoint's maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically."##,
+          ContextLength, false, None, (Some(32768), Some(42832), None), TOK, None),
+        c("github.com/evalstate/fast-agent/issues/621", "deepseek", Some(400), NONE,
+          r##"Error code: 400 - {'error': {'message': "This model's maximum context length is 131072 tokens. However, you requested 131134 tokens (122942 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.", 'type': 'invalid_request_error', 'param': None, 'code': 'invalid_request_error'}}"##,
+          ContextLength, false, None, (Some(131072), Some(131134), None), TOK, None),
+        c("github.com/666ghj/BettaFish/issues/535", "new-api", Some(429), NONE,
+          r##"Error code: 429 - {'error': {'message': '当前分组上游负载已饱和，请稍后再试 (request id: 202601071246251544566634hAu4T9s)', 'type': 'new_api_error', 'param': '', 'code': None}}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/m4xxxxx/AIxVuln/issues/2", "one-api", Some(429), NONE,
+          r##"error, status code: 429, status: 429 Too Many Requests, message: 当前分组上游负载已饱和，请稍后再试 (request id: 20260203113641101064610dirTcn8H)"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/diegosouzapw/OmniRoute/issues/9731", "omniroute", Some(503), NONE,
+          r##"Omniroute API error: Omniroute API error: 0 [nvidia/minimaxai/minimax-m3] [503]: Request dropped after exceeding the local rate-limit queue budget maxWaitMs (15000ms) for nvidia/minimaxai/minimax-m3 — this is OmniRoute's request queue (resilienceSettings.requestQueue.maxWaitMs), not an upstream timeout. Raise it in Settings → Resilience if this is queue saturation rather than a slow provider. (cause: This job timed out after 15000 ms.) (reset after 3s)"##,
+          RateLimitOther, true, Some(3000), N3, None, MIN),
+        c("github.com/xtekky/gpt4free/issues/3020", "gpt4free", None, NONE,
+          r##"You have used all your credits for this month. Please add more credits to continue."##,
+          QuotaExhausted, false, None, N3, None, MONTH),
+        c("github.com/NousResearch/hermes-agent/issues/26847", "xai", Some(403), NONE,
+          r##"403 Forbidden: personal-team-blocked:spending-limit:
+You have run out of credits or need a Grok subscription.
+Add credits at https://grok.com/?_s=usage or upgrade at https://grok.com/supergrok"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/google-gemini/gemini-cli/issues/11916", "gemini", Some(400), NONE,
+          r##"[{
+    "error": {
+      "code": 400,
+      "message": "The input token count (218152) exceeds the maximum number of tokens allowed (65536).",
+      "errors": [
+        {
+          "message": "The input token count (218152) exceeds the maximum number of tokens allowed (65536).",
+          "domain": "global",
+          "reason": "badRequest"
+        }
+      ],
+      "status": "INVALID_ARGUMENT"
+    }
+  }
+  ]"##,
+          ContextLength, false, None, (Some(65536), Some(218152), None), TOK, None),
+        c("github.com/google-gemini/gemini-cli/issues/5807", "gemini", Some(400), NONE,
+          r##"ApiError: {"error":{"message":"{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"The input token count (1091639) exceeds the maximum number of tokens allowed (1048576).\",\n    \"status\": \"INVALID_ARGUMENT\"\n  }\n}\n","code":400,"status":"Bad Request"}}"##,
+          ContextLength, false, None, (Some(1048576), Some(1091639), None), TOK, None),
+        c("github.com/anthropics/claude-code/issues/3335", "anthropic", Some(413), NONE,
+          r##"API Error: 413 
+    {"error":{"type":"request_too_large","message":"Request 
+    exceeds the maximum size"}}"##,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/jxq1997216/AITranslator/issues/32", "siliconflow", Some(429), NONE,
+          r##"服务回复状态错误[429],返回数据为:{"message":"Requestwas
+  rejected due to rate limiting. Details: RPH limit
+  reached.","data":null)"##,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/continuedev/continue/issues/10579", "ollama", Some(429), NONE,
+          r##""you (XXXX) have reached your session usage limit, please wait or upgrade to continue""##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/Gitlawb/openclaude/issues/1554", "opengateway", Some(402), NONE,
+          r##"{"error":{"message":"Free quota used (30 requests / 5h). Resets at 10:00 UTC. Top up for unlimited access at
+     https://gitlawb.com/opengateway/credits.","type":"insufficient_quota","code":"free_quota_exceeded"}}"##,
+          QuotaExhausted, false, None, (None, None, Some(30)), None, None),
+        c("github.com/songquanpeng/one-api/issues/1503", "baidu-qianfan", None, NONE,
+          r##"relay error (channel id 2, user id: 1): Open api daily request limit reached"##,
+          QuotaExhausted, false, None, N3, None, DAY),
+        c("github.com/Wei-Shaw/sub2api/issues/6502", "sub2api", None, NONE,
+          r##"Concurrency limit exceeded for user, please retry later"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/cline/cline/issues/252", "anthropic", Some(429), NONE,
+          r##"429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit (https://docs.anthropic.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."}}"##,
+          RateLimitTokens, true, None, N3, TOK, MIN),
+        c("github.com/autohandai/code-cli/issues/339", "groq", None, NONE,
+          r##"An unexpected error occurred. Please try again.
+Request too large for model `qwen/qwen3-32b` in organization `org_XXXX` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 38891, please reduce your message size and try again. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing"##,
+          TooLarge, false, None, (Some(6000), Some(38891), None), TOK, MIN),
+        c("github.com/kaitranntt/ccs/issues/402", "zhipu", Some(429), NONE,
+          r##"[glmt-proxy] Request error: Upstream error: 429 Too Many Requests
+{"error":{"code":"1302","message":"High concurrency usage of this API, please reduce concurrency or contact customer service to increase limits"}}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/yilewang/llm-for-zotero/issues/17", "zhipu", Some(429), NONE,
+          r##"Error: 429 - {"error":{"code":"1302","message":"您的账户已达到速率限制，请您控制请求频率"}}"##,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/mahonzhan/awesome-coding-plan/issues/20", "moonshot", Some(429), NONE,
+          r##"status_code=429, The engine is currently overloaded, please try again later"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/Aider-AI/aider/issues/3936", "openrouter", None, NONE,
+          r##"litellm.RateLimitError: RateLimitError: OpenrouterException - Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day"##,
+          QuotaExhausted, false, None, N3, Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/clacky-ai/openclacky/issues/100", "new-api", None, NONE,
+          r##"[LLM] Access denied: 预扣费额度失败, 用户剩余额度: ＄2.533620, 需要预扣费额度: ＄2.627750 (request id: 202605112024597472269388268d9d6jwygcKzZ)"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/songquanpeng/one-api/issues/1846", "one-api", None, NONE,
+          r##"user [3446] quota [-20847155]preConsumedQuota [743]is not enough(request id:2024092600274225879598085091467)"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/badrisnarayanan/antigravity-claude-proxy/issues/278", "antigravity", Some(503), NONE,
+          r##"[CloudCode] Stream error at https://daily-cloudcode-pa.googleapis.com: 503 - {
+  "error": {
+    "code": 503,
+    "message": "No capacity available for model gemini-3-pro-low on the server",
+    "status": "UNAVAILABLE",
+    "details": [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "MODEL_CAPACITY_EXHAUSTED",
+        "domain": "cloudcode-pa.googleapis.com",
+        "metadata": {
+          "model": "gemini-3-pro-low"
+        }
+      },
+      {
+        "@type": "type.googleapis.com/google.rpc.RetryInfo",
+        "retryDelay": "39s"
+      }
+    ]
+  }
+}"##,
+          Overloaded, true, Some(39000), N3, None, None),
+        c("github.com/router-for-me/CLIProxyAPI/issues/1224", "cliproxyapi", Some(503), NONE,
+          r##""status_message": "{\n  \"error\": {\n    \"code\": 503,\n    \"message\": \"No capacity available for model claude-opus-4-5-thinking on the server\",\n    \"status\": \"UNAVAILABLE\",\n    \"details\": [\n      {\n        \"@type\": \"type.googleapis.com/google.rpc.ErrorInfo\",\n        \"reason\": \"MODEL_CAPACITY_EXHAUSTED\",\n        \"domain\": \"cloudcode-pa.googleapis.com\",\n        \"metadata\": {\n          \"model\": \"claude-opus-4-5-thinking\"\n        }\n      }\n    ]\n  }\n}\n",
+  "type": "antigravity","##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/QwenLM/Qwen3-Coder/issues/540", "dashscope", Some(400), NONE,
+          r##"✕ [API Error: 400 String value length (20054016) exceeds the maximum allowed (20000000, 
+  from `StreamReadConstraints.getMaxStringLength()`)]"##,
+          TooLarge, false, None, (Some(20000000), Some(20054016), None), None, None),
+        c("github.com/Azure-Samples/azure-search-openai-demo/issues/1199", "azure-openai", Some(400), NONE,
+          r##"Error code: 400 - {'error': {'message': "This model's maximum context length is 4096 tokens. However, you requested 4201 tokens (3177 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.", 'type': 'invalid_request_error', 'param': 'messages', 'code': 'context_length_exceeded'}}"##,
+          ContextLength, false, None, (Some(4096), Some(4201), None), TOK, None),
+        c("github.com/anthropics/claude-code/issues/1440", "vertex", Some(429), NONE,
+          r##"API Error (429 {"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_input_tokens_per_minute_per_base_model with base model: anthropic-claude-opus-4. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.","status":"RESOURCE_EXHAUSTED"}}) · Retrying in 32 seconds… (attempt 7/10)"##,
+          RateLimitTokens, true, Some(32000), N3, TOK, MIN),
+        c("github.com/Intelligent-Internet/ii-agent/issues/41", "vertex", Some(429), NONE,
+          r##"Error code: 429 - {'error': {'code': 429, 'message': 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: anthropic-claude-3-7-sonnet. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.', 'status': 'RESOURCE_EXHAUSTED'}}"##,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/microsoft/vscode-copilot-release/issues/7148", "github-copilot", None, NONE,
+          r##"Sorry, you have exhausted this model's rate limit. Please wait a moment before trying again, or switch to a different model"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/CherryHQ/cherry-studio/issues/4541", "siliconflow", Some(503), NONE,
+          r##"{
+  "message": "503 System is too busy now. Please try again later.",
+  "status": 503,
+  "error": {
+    "code": 50508,
+    "message": "System is too busy now. Please try again later.",
+    "data": null
+  },
+  "code": 50508
+}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/google-gemini/gemini-cli/issues/15745", "gemini", Some(503), NONE,
+          r##"✕ [API Error: {"error":{"message":"{\n  \"error\": {\n    \"code\": 503,\n    \"message\": \"The model is overloaded. Please try
+  again later.\",\n    \"status\": \"UNAVAILABLE\"\n  }\n}\n","code":503,"status":"Service Unavailable"}}]"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/diegosouzapw/OmniRoute/issues/9504", "gemini", Some(429), NONE,
+          r##"{
+    "error": {
+      "code": 429,
+      "message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/rate-limit. \n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 20, model: gemini-3.6-flash\nPlease retry in 36.429760048s.",
+      "status": "RESOURCE_EXHAUSTED",
+      "details": [
+        { "@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [
+          { "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+            "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+            "quotaDimensions": "[MaxDepth]", "quotaValue": "20" } ] },
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "36s" }
+      ]
+    }
+  }"##,
+          QuotaExhausted, false, Some(36000), (Some(20), None, None), Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/icereed/paperless-gpt/issues/814", "azure-openai", Some(429), NONE,
+          r##"API returned unexpected status code: 429: Your requests to gpt-4.1-nano for gpt-4.1-nano in Sweden Central have exceeded the token rate limit for your current AIServices S0 pricing tier. This request was for ChatCompletions_Create under Azure OpenAI API version 2023-05-15. Please retry after 45 seconds."##,
+          RateLimitTokens, true, Some(45000), N3, TOK, None),
+        c("github.com/bobrware/bobrchat/issues/143", "openrouter", Some(402), NONE,
+          r##"Error [AI_APICallError]: This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 61586. To increase, visit https://openrouter.ai/settings/credits and add more credits"##,
+          QuotaExhausted, false, None, (Some(61586), Some(64000), None), Some(Dimension::OutputTokens), None),
+        c("github.com/Nutlope/logocreator/issues/10", "together", None, NONE,
+          r##"Access to this model is allowed for build tier 2 and above. Also please make sure that you have a positive balance. Please upgrade your tier by buying credits at https://api.together.xyz/settings/billing."##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/danilofalcao/jarvis/issues/62", "deepseek", Some(402), NONE,
+          r##"Error code: 402 - {'error': {'message': 'Insufficient Balance', 'type': 'unknown_error', 'param': None, 'code': 'invalid_request_error'}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/anthropics/anthropic-sdk-go/issues/200", "anthropic", Some(200), NONE,
+          r##"received error while streaming: {"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"} }"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/stackblitz/bolt.new/issues/2520", "anthropic", None, NONE,
+          r##"prompt is too long: 208544 tokens > 200000 maximum"##,
+          ContextLength, false, None, (Some(200000), Some(208544), None), TOK, None),
+        c("github.com/webstudio-is/webstudio/issues/4268", "openai", Some(400), NONE,
+          r##"API Internal Error: 400 This model's maximum context length is 16385 tokens. However, your messages resulted in 19311 tokens. Please reduce the length of the messages.
+ 400 This model's maximum context length is 16385 tokens. However, your messages resulted in 19311 tokens. Please reduce the length of the messages."##,
+          ContextLength, false, None, (Some(16385), Some(19311), None), TOK, None),
     ]
 }
 

@@ -250,22 +250,38 @@ impl Evidence {
                 return;
             }
         }
-        // A message may embed JSON after a prefix ("429 {"error": ...}"): try from the first brace.
-        if nested < MAX_NESTED_JSON {
-            if let Some(i) = t.find("{\"") {
-                if i > 0 && t.len() - i <= 4 * MAX_TEXT_BYTES {
-                    if let Ok(v) = serde_json::from_str::<Value>(&t[i..]) {
-                        self.push_message(&t[..i]);
-                        self.walk(&v, nested + 1, depth + 1);
-                        return;
-                    }
-                }
-            }
-        }
-        if nested < MAX_NESTED_JSON && self.read_literal(t, nested, depth) {
+        if nested < MAX_NESTED_JSON
+            && (self.read_embedded(t, nested, depth) || self.read_literal(t, nested, depth))
+        {
             return;
         }
         self.push_message(t);
+    }
+
+    /// Reads a JSON object embedded in text (`429 {"error": ...}`, `Stream error at URL: 503 - {\n "error": ...}`,
+    /// a proxy's report with the upstream's body in its middle): the first brace that opens an object which parses.
+    /// The whole text stays a message too (a field the walk does not read may hold the wording). False when there is
+    /// none.
+    fn read_embedded(&mut self, t: &str, nested: u32, depth: u32) -> bool {
+        if t.len() > 4 * MAX_TEXT_BYTES {
+            return false;
+        }
+        for (i, _) in t
+            .match_indices('{')
+            .skip(usize::from(t.starts_with('{')))
+            .take(8)
+        {
+            if !t[i + 1..].trim_start().starts_with('"') {
+                continue;
+            }
+            let mut values = serde_json::Deserializer::from_str(&t[i..]).into_iter::<Value>();
+            if let Some(Ok(v @ Value::Object(_))) = values.next() {
+                self.push_message(t);
+                self.walk(&v, nested + 1, depth + 1);
+                return true;
+            }
+        }
+        false
     }
 
     /// Reads a Python literal in `t` (`Error code: 429 - {'error': {...}}`, what `str()` of an SDK's exception
@@ -413,8 +429,9 @@ fn gather(body: &str) -> Evidence {
             return ev;
         }
     }
-    // A Python literal (an SDK's exception printed), or not JSON at all: read the text itself, bounded.
-    if ev.read_literal(t, 0, 0) {
+    // JSON after a prefix, a Python literal (an SDK's exception printed), or not JSON at all: read the text itself,
+    // bounded.
+    if ev.read_embedded(t, 0, 0) || ev.read_literal(t, 0, 0) {
         return ev;
     }
     ev.read_string(cut(t, MAX_TEXT_BYTES), MAX_NESTED_JSON, 0);
@@ -492,13 +509,14 @@ fn number_after(text: &str, keys: &[&str]) -> Option<u64> {
 
 /// A wait stated in text: "try again in 4.77s", "retry in 28.02s", "retry after 86400 seconds", "1m0.36s".
 fn wait_in_text(text: &str) -> Option<u64> {
-    const KEYS: [&str; 6] = [
+    const KEYS: [&str; 7] = [
         "try again in ",
         "retry in ",
         "retry after ",
         "try again after ",
         "retrying in ",
         "please wait ",
+        "reset after ",
     ];
     let b = text.as_bytes();
     let mut best: Option<(usize, u64)> = None;
@@ -643,6 +661,10 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "requests per 1s",
             "requests you can make",
             " rpm (",
+            "rph limit",
+            "rpm limit",
+            "请求频率",
+            "max request:",
         ],
     );
     match (tokens, requests) {
@@ -746,6 +768,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "allocation of ",
             "concurrency: ",
             "less than or equal to ",
+            "max request: ",
         ],
     )
     .or_else(|| {
@@ -940,6 +963,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
         r.kind = RefusalKind::Overloaded;
         r.retryable = true;
+        // Capacity has no window of the caller's ("daily" in a host name is none).
+        r.window = None;
     } else if rate_signal || soft_quota {
         r.retryable = true;
         r.kind = match r.dimension.or_else(|| exhausted_dimension(snap)) {
