@@ -334,6 +334,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// A periodic pattern of punctuation with blanks in its unit of 2-4 (leader dots `. . . `, `* * *`) may cost a token a
+    /// unit, which the fitted rates for prose's `. ` do not know: the band's high end reaches a token per two
+    /// characters, and more copies never lower it.
+    #[test]
+    fn a_spaced_periodic_pattern_reaches_a_token_per_unit(
+        unit in "[ ]{0,2}[-.*=~|#_+:/]{1,2}[ ]{0,1}",
+        n in 64usize..8_000,
+        more in 1usize..4_000,
+        p in profile(),
+    ) {
+        prop_assume!(unit.contains(' ') && (2..=4).contains(&unit.len()));
+        let (a, b) = (unit.repeat(n), unit.repeat(n + more));
+        let (ea, eb) = (estimate(&a, p), estimate(&b, p));
+        prop_assert!(eb.high >= ea.high, "{unit:?} x {n} then +{more}: {ea:?} {eb:?}");
+        prop_assert!(ea.high as usize >= a.len() / 2, "{unit:?} x {n}: {ea:?}");
+    }
+}
+
 fn rank(k: VerdictKind) -> u8 {
     match k {
         VerdictKind::Sendable => 0,

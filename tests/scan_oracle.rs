@@ -339,6 +339,16 @@ fn periodic_patterns_match_the_reference() {
         "-=",
         "a-",
         "=-=-=-=-x",
+        ". ",
+        " *",
+        "- -",
+        "|  ",
+        "~   ",
+        "    ;",
+        "\t-",
+        "=- ",
+        "  ",
+        "a .",
     ];
     let mut rng = Rng(29);
     let mut checked = 0;
@@ -365,6 +375,11 @@ fn periodic_patterns_match_the_reference() {
         200 - 8 + 1,
         "every byte from the eighth ends a window"
     );
+    // Leader dots (a table of contents): blanks among the punctuation; blanks alone are no pattern.
+    let x = llm_preflight::internals::scan::scan(&". ".repeat(100));
+    assert_eq!(x.runs.periodic, 200 - 8 + 1);
+    let x = llm_preflight::internals::scan::scan(&" ".repeat(100));
+    assert_eq!(x.runs.periodic, 0);
 }
 
 #[test]

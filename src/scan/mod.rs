@@ -470,7 +470,9 @@ pub struct Runs {
     /// character, which costs more than its kind's measured ones, is never priced above this.
     pub wide_bytes: u64,
     /// Ends of periodic windows: bytes `i` such that, for a period `p` of 2, 3 or 4, the `4p` bytes up to `i` are
-    /// ASCII punctuation outside repeats and each equals the one `p` before it (four copies of a unit: `=-=-=-=-`).
+    /// ASCII punctuation outside repeats or blanks that follow fewer than three blanks, one of the last `p`
+    /// punctuation, and each of the last `3p` equals the one `p` before it (four copies of a unit: `=-=-=-=-`,
+    /// `. . . . `).
     /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
     /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
     pub periodic: u64,
@@ -1065,16 +1067,15 @@ impl Scanner {
             letter &= !repeats;
             punct &= !repeats;
         }
-        // Short periodic patterns of punctuation (`=-=-`, `-.-.`, `<><>`): only where eight punctuation characters
-        // stand in a row, which few blocks have. Such a row has seven punctuation characters right after one in this
-        // block, or runs on from the previous block's last byte into this one's first.
+        // Short periodic patterns of punctuation, blanks among it or not (`=-=-`, `-.-.`, `<><>`, `. . . `): only
+        // where eight punctuation characters and blanks (of runs of up to three) stand in a row, which few blocks
+        // have (indentation is a longer run).
         let p1 = back1(punct, c.punct);
-        let pp = punct & p1;
-        if pc(pp) >= 7 || pp & 1 != 0 {
-            let pj = join(punct, c.punct);
-            if half(all8(pj)) != 0 {
-                self.runs.periodic += periodic(w, c.last16, pj);
-            }
+        let pj = join(punct, c.punct);
+        let bj = join(blank, c.blank);
+        let pb = pj | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
+        if half(all8(pb)) != 0 {
+            self.runs.periodic += periodic(w, c.last16, pb, pj);
         }
         let upper = b.upper & letter;
         let lower = letter & !upper;
@@ -1732,10 +1733,11 @@ fn all_n(x: u128, n: u32) -> u128 {
 }
 
 /// The ends of periodic windows in a block (see [`Runs::periodic`]): `last16` is the previous block's last 16 bytes,
-/// `pj` the punctuation outside repeats of both blocks, joined.
+/// `pb` the punctuation outside repeats and the blanks that follow fewer than three blanks of both blocks, joined,
+/// `pj` the punctuation alone.
 #[cold]
 #[inline(never)]
-fn periodic(w: &[u8; WIN], last16: u128, pj: u128) -> u64 {
+fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u64 {
     // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
     // block's 64.
     let mut a = [0u8; 8 + 16 + BLOCK];
@@ -1755,7 +1757,9 @@ fn periodic(w: &[u8; WIN], last16: u128, pj: u128) -> u64 {
             let bits = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
             back |= (bits as u128) << (40 + t);
         }
-        ends |= half(all_n(back, 3 * p as u32) & all_n(pj, 4 * p as u32));
+        // A unit of blanks alone is no pattern of punctuation: one of the window's last `p` bytes is punctuation.
+        let unit = (1..p).fold(pj, |a, k| a | (pj << k));
+        ends |= half(all_n(back, 3 * p as u32) & all_n(pb, 4 * p as u32) & unit);
     }
     pc(ends)
 }

@@ -172,12 +172,16 @@ pub fn scan_reference(text: &str) -> Features {
         }
         class_chars[Class::Repeats as usize] += 1;
     }
-    // Periodic windows: 4p bytes of ASCII punctuation outside repeats, each equal to the one p before.
+    // Periodic windows: 4p bytes of ASCII punctuation outside repeats and blanks that follow fewer than three
+    // blanks, one of the last p punctuation, each of the last 3p equal to the one p before.
     let pun = |t: usize| b[t].is_ascii_punctuation() && !rep[t];
+    let blank = |t: usize| b[t] == b' ' || b[t] == b'\t';
+    let pun_or_blank = |t: usize| pun(t) || blank(t) && !(t >= 3 && (t - 3..t).all(blank));
     for i in 0..n {
         if (2..=4).any(|p: usize| {
             i + 1 >= 4 * p
-                && (i + 1 - 4 * p..=i).all(pun)
+                && (i + 1 - 4 * p..=i).all(pun_or_blank)
+                && (i + 1 - p..=i).any(pun)
                 && (i + 1 - 3 * p..=i).all(|t| b[t] == b[t - p])
         }) {
             repeats.periodic += 1;
