@@ -234,6 +234,8 @@ export interface Refusal {
   status: number | null;
   message: string | null;
   output_delivered: boolean;
+  /** Why the kind and `retryable` are what they are, in a sentence (a cap that might be a quota leans safe). */
+  reason: string;
 }
 
 export interface ResponseLike {
@@ -291,6 +293,8 @@ export function explainResponse(input: string | {
   used: number | null;
   dimension: 'requests' | 'tokens' | null;
   window: 'minute' | 'day' | 'month' | null;
+  /** Why the kind and `retryable` are what they are, in a sentence. */
+  reason: string;
   action: Action;
 };
 

@@ -38,7 +38,7 @@ impl std::error::Error for ExplainError {}
 
 /// Implements `llm-preflight explain-response`: reads `{"status": N|null, "headers": {...}, "body": "<raw
 /// text>"|null, "stream": bool}` (other fields ignored, `stream` optional) and returns
-/// `{"kind", "retryable", "retry_after_ms", "limit", "requested", "used", "dimension", "window", "action"}`, in
+/// `{"kind", "retryable", "retry_after_ms", "limit", "requested", "used", "dimension", "window", "reason", "action"}`, in
 /// that order, with `action` from [`next_action`] for attempt 0, no deadline and the default policy.
 ///
 /// There is no clock here: an HTTP-date `retry-after` or an Anthropic reset timestamp is measured from the
@@ -133,6 +133,7 @@ pub fn explain(input_json: &str) -> Result<Value, ExplainError> {
         "used": refusal.used,
         "dimension": refusal.dimension,
         "window": refusal.window,
+        "reason": refusal.reason,
         "action": action,
     }))
 }

@@ -77,12 +77,9 @@ fn unseen_refusals_are_read_right() {
          {hard_retryable}, stated waits within 5% {waits_ok}/{waits}, limit and requested read {nums_ok}/{nums}"
     );
     assert_eq!(n, 53);
-    assert!(kind_ok >= 51, "kind right on {kind_ok} of {n}");
-    assert!(retry_ok >= 52, "retryable right on {retry_ok} of {n}");
-    assert!(
-        hard_retryable <= 1,
-        "{hard_retryable} hard refusals called retryable"
-    );
+    assert!(kind_ok >= 52, "kind right on {kind_ok} of {n}");
+    assert!(retry_ok >= 53, "retryable right on {retry_ok} of {n}");
+    assert_eq!(hard_retryable, 0, "hard refusals called retryable");
     assert!(nums_ok >= 47, "numbers read on {nums_ok} of {nums}");
     assert_eq!(waits_ok, waits);
 }

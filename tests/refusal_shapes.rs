@@ -1554,7 +1554,7 @@ event: response.failed"##,
           QuotaExhausted, false, None, N3, None, None),
         c("github.com/assafelovic/gpt-researcher/issues/1148", "voyage", Some(429), NONE,
           r##"voyageai.error.RateLimitError: You have not yet added your payment method in the billing page and will have reduced rate limits of 3 RPM and 10K TPM.  Please add your payment method in the billing page (https://dash.voyageai.com/billing/payment-methods) to unlock our standard rate limits (https://docs.voyageai.com/docs/rate-limits).  Even with payment methods entered, the free tokens (200M tokens for Voyage series 3) will still apply. See our pricing docs (https://docs.voyageai.com/docs/pricing) for the free tokens for your model."##,
-          RateLimitOther, true, None, (Some(3), None, None), None, None),
+          RateLimitOther, true, None, (Some(3), None, None), None, MIN),
         c("github.com/coderabbitai/ai-pr-reviewer/issues/451", "openai", Some(429), NONE,
           r##"{
     "error": {
@@ -2381,6 +2381,212 @@ Request too large for model `qwen/qwen3-32b` in organization `org_XXXX` service 
           r##"API Internal Error: 400 This model's maximum context length is 16385 tokens. However, your messages resulted in 19311 tokens. Please reduce the length of the messages.
  400 This model's maximum context length is 16385 tokens. However, your messages resulted in 19311 tokens. Please reduce the length of the messages."##,
           ContextLength, false, None, (Some(16385), Some(19311), None), TOK, None),
+        c("github.com/anthropics/claude-quickstarts/issues/229", "anthropic", None, NONE,
+          r##"{'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.'}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/stackblitz/bolt.new/issues/8589", "anthropic", None, NONE,
+          r##"Failed after 3 attempts. Last error: This request would exceed the rate limit for your organization (XXXX) of 1,000,000 input tokens per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."##,
+          RateLimitTokens, true, None, (Some(1000000), None, None), TOK, MIN),
+        c("github.com/mmz-001/knowledge_gpt/issues/3", "openai", None, NONE,
+          r##"Rate limit reached for default-global-with-image-limits in organization org-XXXX on requests per min. Limit: 60.000000 / min. Current: 80.000000 / min. Contact support@openai.com if you continue to have issues."##,
+          RateLimitRequests, true, None, (Some(60), None, Some(80)), REQ, MIN),
+        c("github.com/cline/cline/issues/4196", "bedrock", None, NONE,
+          r##"[ERROR] Failed to process response: Too many tokens, please wait before trying again."##,
+          RateLimitTokens, true, None, N3, TOK, None),
+        c("disputatio.itservice-braun.de/artifacts/92ffbdcb-b8dc-4392-b1ea-c6c53bab3411/raw", "openrouter", Some(429), &[("Retry-After", "17")],
+          r##"OpenRouter HTTP 429: {"error": {"message": "Provider returned error", "code": 429, "metadata": {"raw": "meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits: https://openrouter.ai/settings/integrations", "provider_name": "Venice", "is_byok": false, "retry_after_seconds": 17, "retry_after_seconds_raw": 16.007, "headers": {"Retry-After": "17"}}}, "user_id": "user_XXXX"}"##,
+          RateLimitOther, true, Some(17000), N3, None, None),
+        c("tempfileserver.knowledge.yunwoai.com/mistral_ocr_resp_after_restart.json", "mistral", Some(429), NONE,
+          r##"{"object":"error","message":"Rate limit exceeded","type":"rate_limited","param":null,"code":"1300","raw_status_code":429}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("www.llmzone.net/docs/errors", "llmzone", Some(403), NONE,
+          r##"{
+  "error": {
+    "message": "Daily request limit reached. Resets in 12h 34m.",
+    "type": "auth_error"
+  }
+}"##,
+          QuotaExhausted, false, Some(43200000), N3, None, DAY),
+        c("app.ultramaxo.tech/docs/errors", "ultramaxo", Some(402), NONE,
+          r##"{
+  "error": {
+    "message": "Insufficient credits",
+    "type": "payment_required",
+    "code": 402
+  }
+}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/SakanaAI/AI-Scientist/issues/115", "anthropic", Some(429), NONE,
+          r##"Error code: 429 - {'type': 'error', 'error': {'type': 'rate_limit_error', 'message': 'Number of request tokens has exceeded your daily rate limit (https://docs.anthropic.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.'}}"##,
+          QuotaExhausted, false, None, N3, Some(Dimension::TokensPerDay), DAY),
+        c("github.com/stackblitz/bolt.new/issues/122", "anthropic", None, NONE,
+          r##"prompt is too long: 204548 tokens > 199999 maximum"##,
+          ContextLength, false, None, (Some(199999), Some(204548), None), TOK, None),
+        c("github.com/BerriAI/litellm/issues/5983", "openai", Some(429), NONE,
+          r##"Failed to populate the FAISS store with the provided flows. error=ProviderClientAPIException("Failed to embed documents\nOriginal error: litellm.RateLimitError: RateLimitError: OpenAIException - Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.', 'type': 'insufficient_quota', 'param': None, 'code': 'insufficient_quota'}})")"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/Aider-AI/aider/issues/1263", "gemini", Some(429), NONE,
+          r##"litellm.llms.vertex_httpx.VertexAIError: {
+  "error": {
+    "code": 429,
+    "message": "Resource has been exhausted (e.g. check quota).",
+    "status": "RESOURCE_EXHAUSTED"
+  }
+}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/google-gemini/deprecated-generative-ai-python/issues/206", "gemini", Some(429), NONE,
+          r##"429 Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com' for consumer 'project_number:XXXX'. [reason: "RATE_LIMIT_EXCEEDED"
+domain: "googleapis.com"
+metadata {
+  key: "service"
+  value: "generativelanguage.googleapis.com"
+}
+metadata {
+  key: "quota_metric"
+  value: "generativelanguage.googleapis.com/generate_content_requests"
+}
+metadata {
+  key: "quota_location"
+  value: "us-west4"
+}
+metadata {
+  key: "quota_limit"
+  value: "GenerateContentRequestsPerMinutePerProjectPerRegion"
+}
+metadata {
+  key: "quota_limit_value"
+  value: "0"
+}
+metadata {
+  key: "consumer"
+  value: "projects/XXXX"
+}
+, links {
+  description: "Request a higher quota limit."
+  url: "https://cloud.google.com/docs/quota#requesting_higher_quota"
+}
+]"##,
+          QuotaExhausted, false, None, (Some(0), None, None), REQ, MIN),
+        c("github.com/popjane/free_chatgpt_api/issues/65", "new-api", None, NONE,
+          r##"{
+  "error": {
+    "message": "当前分组上游负载已饱和，请稍后再试 (request id: 2024121602163036521732429064585)",
+    "type": "new_api_error",
+    "param": "",
+    "code": null
+  }
+}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/QuantumNous/new-api/issues/991", "new-api", Some(429), NONE,
+          r##"429 当前分组上游负载已饱和，请稍后再试 (request id: 20250423020142736330894dLoIRrS6)"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/ai-forever/gigachat-java/issues/5", "gigachat", Some(200), NONE,
+          r##"Ошибка в запросе к LLM: {"status":429,"message":"Too many requests"}
+Response: CompletionResponse(choices=[], created=null, model=null, usage=null, object=null)"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/langchain-ai/langchain/issues/19773", "yandexgpt", None, NONE,
+          r##"_InactiveRpcError: <_InactiveRpcError of RPC that terminated with:
+	status = StatusCode.RESOURCE_EXHAUSTED
+	details = "ai.embeddingsTextEmbeddingRequestsPerSecond.rate rate quota limit exceed: allowed 10 requests"
+	debug_error_string = "UNKNOWN:Error received from peer ipv4:158.160.54.160:443 {grpc_message:"ai.embeddingsTextEmbeddingRequestsPerSecond.rate rate quota limit exceed: allowed 10 requests", grpc_status:8, created_time:"2024-03-29T23:40:55.529921+03:00"}"
+>"##,
+          RateLimitRequests, true, None, (Some(10), None, None), REQ, None),
+        c("github.com/continuedev/continue/issues/10062", "gemini", None, NONE,
+          r##"{"error":{"message":"{\n  \"error\": {\n    \"code\": 429,\n    \"message\": \"You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/rate-limit. \\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 0, model: gemini-2.5-pro\\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro\\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro\\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 0, model: gemini-2.5-pro\\nPlease retry in 20.04466179s.\",\n    \"status\": \"RESOURCE_EXHAUSTED\",\n    \"details\": [\n      {\n        \"@type\": \"type.googleapis.com/google.rpc.Help\",\n        \"links\": [\n          {\n            \"description\": \"Learn more about Gemini API quotas\",\n            \"url\": \"https://ai.google.dev/gemini-api/docs/rate-limits\"\n          }\n"##,
+          QuotaExhausted, false, Some(20045), (Some(0), None, None), None, None),
+        c("github.com/continuedev/continue/issues/10655", "gemini", Some(429), NONE,
+          r##"{"error":{"message":"{\n  \"error\": {\n    \"code\": 429,\n    \"message\": \"You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/rate-limit. \",\n    \"status\": \"RESOURCE_EXHAUSTED\"\n  }\n}\n","code":429,"status":"Too Many Requests"}}"##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/continuedev/continue/issues/11580", "groq", None, NONE,
+          r##"Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_XXXX` service tier `on_demand` on tokens per day (TPD): Limit 100000, Used 99926, Requested 1739. Please try again in 23m58.56s. Need more tokens%3F Upgrade to Dev Tier today at https://console.groq.com/settings/billing"##,
+          RateLimitTokens, true, Some(1438560), (Some(100000), Some(1739), Some(99926)), Some(Dimension::TokensPerDay), DAY),
+        c("github.com/pollinations/pollinations/issues/12135", "fireworks", Some(412), NONE,
+          r##""message": "Image provider error: Fireworks FLUX generation failed: {\"error\":{\"message\":\"Account pollinations is suspended, possibly due to reaching the monthly spending limit or failure to pay past invoices. Please go to https://fireworks.ai/account/billing for more information.\",\"param\":null,\"code\":\"PRECONDITION_FAILED\",\"type\":\"error\"},\"request_id\":\"19fcf8df-9bb3-4aab-bdf5-d67a7c7adee7\"}",
+        "code": "UNKNOWN_ERROR","##,
+          QuotaExhausted, false, None, N3, None, MONTH),
+        c("github.com/microsoft/vscode-copilot-release/issues/1853", "github-copilot", None, NONE,
+          r##"Sorry, your request was rate-limited. Please wait 8 seconds before trying again."##,
+          RateLimitOther, true, Some(8000), N3, None, None),
+        c("github.com/microsoft/vscode-copilot-release/issues/7132", "github-copilot", None, NONE,
+          r##"Sorry, you have exhausted this model's rate limit. Please wait a moment before trying again, or switch to a different model. Learn More"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/mostlygeek/llama-swap/issues/146", "llama.cpp", Some(503), NONE,
+          r##"{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/mindverse/Second-Me/issues/20", "llama.cpp", Some(503), NONE,
+          r##"Chunk has no choices attribute: {'error': {'code': 1, 'message': "Request processing failed: Error code: 503 - {'error': {'code': 503, 'message': 'Loading model', 'type': 'unavailable_error'}}", 'data': None}}"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/google-gemini/gemini-cli/issues/5191", "gemini", Some(503), NONE,
+          r##"[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try 
+  again later.","status":"UNAVAILABLE"}}]"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/decolua/9router/issues/1106", "google-code-assist", Some(429), NONE,
+          r##"[ERROR] [429]: { "error": { "code": 429, "message": "No capacity available for model gemini-3-flash-preview on the server", "status": "RESOURCE_EXHAUSTED", "details": [ { "@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "MODEL_CAPACITY_EXHAUSTED", "domain": "cloudcode-pa.googleapis.com", "metadata": { "model": "gemini-3-flash-preview" } } ] } }"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/huggingface/huggingface_hub/issues/2175", "huggingface", Some(429), NONE,
+          r##"429 Client Error: Too Many Requests for url: https://api-inference.huggingface.co/models"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/esengine/DeepSeek-Reasonix/issues/2387", "deepseek", Some(429), NONE,
+          r##"DeepSeek 并发超限（429）：Rate limit reached for TPM。账号在跑的请求超过上限（v4-pro 500、v4-flash 2500，账号下所有 API key 累加）。通常是同一账号开了多个 Reasonix 进程，或者并行 subagent 一次发太多。等几秒重试、减少并行，或在 https://platform.deepseek.com 申请扩容。"##,
+          RateLimitTokens, true, None, N3, TOK, MIN),
+        c("github.com/langgenius/dify/issues/14543", "dify", Some(413), NONE,
+          r##"Run failed: [google] Error: PluginInvokeError: {
+    "args": null,
+    "error_type": "PluginDaemonInnerError",
+    "message": "encountered an error: invalid character '<' looking for beginning of value status: 413 Request Entity Too Large original response: <html>"
+  }"##,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/huggingface/text-generation-inference/issues/1802", "tgi", None, NONE,
+          r##"Failed to buffer the request body: length limit exceeded"##,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/DaWe35/image-router/issues/32", "imagerouter", None, NONE,
+          r##"Insufficient credits. Please top up."##,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/felixbinder/introspection_self_prediction/issues/66", "vertex", Some(429), NONE,
+          r##"Encountered API error: Exception Type: ResourceExhausted, Error Details: 429 Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_minute_per_project_per_base_model with base model: gemini-pro. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai."##,
+          RateLimitRequests, true, None, N3, REQ, MIN),
+        c("github.com/promptfoo/promptfoo/issues/374", "vertex", Some(429), NONE,
+          r##"{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: gemini-pro. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/quotas.","status":"RESOURCE_EXHAUSTED"}}"##,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/google-gemini/gemini-cli/issues/15498", "vertex", Some(429), NONE,
+          r##"✕ [API Error: Resource exhausted. Please try again later. Please refer to
+  https://cloud.google.com/vertex-ai/generative-ai/docs/error-code-429 for more
+  details.]"##,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/zai-org/GLM-5/issues/78", "zhipu", None, NONE,
+          r##"API Error: [1302][您的账户已达到速率限制，请您控制请求频率]"##,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/agentscope-ai/QwenPaw/issues/2038", "modelscope", Some(429), NONE,
+          r##"Error: Unknown agent error: RateLimitError: Error code: 429 - {'error': {'message': 'We have to rate limit you for model ZhipuAI/GLM-5. If you need higher limits, please consider other (commercial) API providers.', 'request_id': 'bd8d7fb0-9af3-4073-98e8-3b1e59267063'}}"##,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/cline/cline/issues/879", "anthropic", Some(429), NONE,
+          r##"429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your organization’s rate limit of 80,000 input tokens per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits; see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."}}"##,
+          RateLimitTokens, true, None, (Some(80000), None, None), TOK, MIN),
+        c("github.com/aws-solutions/generative-ai-application-builder-on-aws/issues/207", "bedrock", Some(400), NONE,
+          r##"{
+    "level": "ERROR",
+    "location": "handle_event:103",
+    "message": "An exception occurred in the processing of chat: Error occurred while invoking Bedrock model family 'anthropic' model 'apac.anthropic.claude-3-5-sonnet-20241022-v2:0'. An error occurred (ValidationException) when calling the Converse operation: The model returned the following errors: Input is too long for requested model.",
+    "timestamp": "2025-08-21 10:23:24,337+0000",
+    "service": "BEDROCK_CHAT",
+    "xray_trace_id": "1-68a6f390-ff0b18e031e0b7a792d9255d"
+}"##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/logancyang/obsidian-copilot/issues/256", "openai", Some(400), NONE,
+          r##"LangChain error: Error: 400 max_tokens is too large: 10000. This model supports at most 4096 completion tokens, whereas you len provided 10000"##,
+          ContextLength, false, None, (Some(4096), Some(10000), None), TOK, None),
+        c("github.com/sigoden/aichat/pull/825", "voyage", Some(400), NONE,
+          r##"Invalid response data: {"detail":"Request to model 'voyage-large-2-instruct' failed. The max allowed tokens per submitted batch is 120000. Your batch has 121138 tokens after truncation. Please lower the number of tokens in the batch."} (status: 400)"##,
+          TooLarge, false, None, (Some(120000), Some(121138), None), None, None),
+        c("github.com/sweepai/sweep/issues/3412", "voyage", Some(400), NONE,
+          r##"voyageai.error.InvalidRequestError: Request to model 'voyage-code-2' failed. The example at index 0 in your batch has too many tokens and does not fit into the model's context window of 16000 tokens. Please lower the number of tokens in the listed example(s) or use truncation."##,
+          ContextLength, false, None, (Some(16000), None, None), TOK, None),
+        c("github.com/aurelio-labs/semantic-router/issues/297", "mistral", Some(400), NONE,
+          r##"MistralAPIException: Status: 400. Message: {"object":"error","message":"Too many tokens in batch. Max is 16384 got 17555","type":"invalid_request_error","param":null,"code":null}"##,
+          TooLarge, false, None, (Some(16384), Some(17555), None), TOK, None),
+        c("github.com/diegosouzapw/OmniRoute/pull/7165", "cloudflare-workers-ai", Some(429), NONE,
+          r##"you have used up your daily free allocation of 10,000 neurons"##,
+          QuotaExhausted, false, None, (Some(10000), None, None), None, DAY),
     ]
 }
 
@@ -2596,11 +2802,12 @@ fn explain_prints_the_contract_keys_in_order() {
             "used",
             "dimension",
             "window",
+            "reason",
             "action"
         ]
     );
     let line = out.to_string();
-    assert!(line.starts_with(r#"{"kind":"rate_limit_tokens","retryable":true,"retry_after_ms":6000,"limit":10000,"requested":1210,"used":9840,"dimension":"tokens","window":"minute","action":{"type":"retry","after_ms":"#), "{line}");
+    assert!(line.starts_with(r#"{"kind":"rate_limit_tokens","retryable":true,"retry_after_ms":6000,"limit":10000,"requested":1210,"used":9840,"dimension":"tokens","window":"minute","reason":"a rate limit: wait and send again","action":{"type":"retry","after_ms":"#), "{line}");
 
     // Nulls, an absent stream flag, and an HTTP-date measured from the response's own Date header.
     let out = explain(r#"{"status": 503, "headers": {"Date": "Sun, 06 Nov 1994 08:49:30 GMT", "Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"}, "body": null}"#).unwrap();
@@ -2651,4 +2858,53 @@ fn a_server_error_frame_inside_a_200_stream_is_worth_a_retry() {
     // An invalid request stays final, however it arrives.
     let bad = "data: {\"error\": {\"message\": \"Invalid 'messages'\", \"type\": \"invalid_request_error\"}}\n\n";
     assert!(!classify(Some(200), std::iter::empty::<(&str, &str)>(), bad, 0).retryable);
+}
+
+/// Issue 30: a refusal that might be a quota (its words are a balance's, a plan's, a week's or a month's) is not
+/// called retryable without a wait the provider stated, and the reason says so; a stated short wait, a short window
+/// or a concurrency limit keeps it a rate limit.
+#[test]
+fn a_rate_limit_worded_like_a_cap_leans_safe_without_a_stated_wait() {
+    let lean = [
+        "Insufficient account balance.",
+        "Weekly token allowance exhausted. Resets on Monday.",
+        "Your organization has exceeded its spending cap.",
+        "You exceeded your usage limit for this billing period.",
+        "The free tier limit has been reached. Add a payment method to continue.",
+    ];
+    for body in lean {
+        let r = classify(Some(429), NONE.iter().copied(), body, 0);
+        assert_eq!((r.kind, r.retryable), (QuotaExhausted, false), "{body}");
+        assert!(r.reason.contains("leans safe"), "{body}: {}", r.reason);
+    }
+    let retry_after: &[(&str, &str)] = &[("retry-after", "30")];
+    let r = classify(Some(429), retry_after.iter().copied(), lean[0], 0);
+    assert!(r.retryable && r.kind.is_rate_limit(), "{r:?}");
+    assert!(!r.reason.contains("leans safe"));
+    for body in [
+        "Rate limit reached: 3 RPM on the free tier. Add a payment method to raise it.",
+        "Your current concurrency is 40, which exceeds your concurrency limit of 39 based on your remaining balance.",
+        "Weekly digest limit reached, please try again later.",
+    ] {
+        let r = classify(Some(429), NONE.iter().copied(), body, 0);
+        assert!(r.retryable && r.kind.is_rate_limit(), "{body}: {r:?}");
+    }
+    // A daily cap whose wait is hours away is the day's; one whose wait is minutes away clears by waiting.
+    let r = classify(
+        Some(429),
+        NONE.iter().copied(),
+        "Daily request limit reached. Resets in 12h 34m.",
+        0,
+    );
+    assert_eq!(
+        (r.kind, r.retryable, r.window),
+        (QuotaExhausted, false, DAY)
+    );
+    let r = classify(
+        Some(429),
+        NONE.iter().copied(),
+        "Daily request limit reached. Please try again in 20m.",
+        0,
+    );
+    assert!(r.retryable && r.kind.is_rate_limit(), "{r:?}");
 }

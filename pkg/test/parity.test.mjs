@@ -136,6 +136,12 @@ test('explain-response: the same input gives the same output', () => {
     { status: null, headers: {}, body: "[LLM] Access denied: 预扣费额度失败, 用户剩余额度: ＄2.533620, 需要预扣费额度: ＄2.627750 (request id: 202605112024597472269388268d9d6jwygcKzZ)" },
     { status: 503, headers: {}, body: "{\n  \"message\": \"503 System is too busy now. Please try again later.\",\n  \"status\": 503,\n  \"error\": {\n    \"code\": 50508,\n    \"message\": \"System is too busy now. Please try again later.\",\n    \"data\": null\n  },\n  \"code\": 50508\n}" },
     { status: 503, headers: {}, body: "Omniroute API error: Omniroute API error: 0 [nvidia/minimaxai/minimax-m3] [503]: Request dropped after exceeding the local rate-limit queue budget maxWaitMs (15000ms) for nvidia/minimaxai/minimax-m3 — this is OmniRoute's request queue (resilienceSettings.requestQueue.maxWaitMs), not an upstream timeout. Raise it in Settings → Resilience if this is queue saturation rather than a slow provider. (cause: This job timed out after 15000 ms.) (reset after 3s)" },
+    // The tenth: payload caps said in words, a batch cap with its numbers, a gRPC rate quota, a model loading.
+    { status: null, headers: {}, body: "Failed to buffer the request body: length limit exceeded" },
+    { status: 400, headers: {}, body: "Invalid response data: {\"detail\":\"Request to model 'voyage-large-2-instruct' failed. The max allowed tokens per submitted batch is 120000. Your batch has 121138 tokens after truncation. Please lower the number of tokens in the batch.\"} (status: 400)" },
+    { status: null, headers: {}, body: "_InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.RESOURCE_EXHAUSTED\n\tdetails = \"ai.embeddingsTextEmbeddingRequestsPerSecond.rate rate quota limit exceed: allowed 10 requests\"\n\tdebug_error_string = \"UNKNOWN:Error received from peer ipv4:158.160.54.160:443 {grpc_message:\"ai.embeddingsTextEmbeddingRequestsPerSecond.rate rate quota limit exceed: allowed 10 requests\", grpc_status:8, created_time:\"2024-03-29T23:40:55.529921+03:00\"}\"\n>" },
+    { status: 503, headers: {}, body: "{\"error\":{\"code\":503,\"message\":\"Loading model\",\"type\":\"unavailable_error\"}}" },
+    { status: 429, headers: {}, body: 'Insufficient account balance.' },
   ];
   for (const r of responses) {
     const input = JSON.stringify(r);

@@ -112,6 +112,13 @@ pub enum Window {
     Month,
 }
 
+/// The longest wait still "short": a cap whose stated wait is longer is not retried.
+const SHORT_WAIT_MS: u64 = 3_600_000;
+
+/// What an unreadable or unlimited refusal says: nothing here is a limit, and retrying the same request will not help.
+const REASON_OTHER: &str =
+    "no limit, cap or capacity signal: sending the same request again will not help";
+
 /// A classified refusal. The first eight fields are the `explain-response` contract.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Refusal {
@@ -137,6 +144,8 @@ pub struct Refusal {
     pub message: Option<String>,
     /// For a refusal found inside a stream: whether output had already been delivered before it.
     pub output_delivered: bool,
+    /// Why the kind and `retryable` are what they are, in a sentence (the `explain-response` output's `reason`).
+    pub reason: &'static str,
 }
 
 impl Refusal {
@@ -153,6 +162,7 @@ impl Refusal {
             status,
             message: None,
             output_delivered: false,
+            reason: REASON_OTHER,
         }
     }
 
@@ -509,7 +519,7 @@ fn number_after(text: &str, keys: &[&str]) -> Option<u64> {
 
 /// A wait stated in text: "try again in 4.77s", "retry in 28.02s", "retry after 86400 seconds", "1m0.36s".
 fn wait_in_text(text: &str) -> Option<u64> {
-    const KEYS: [&str; 7] = [
+    const KEYS: [&str; 8] = [
         "try again in ",
         "retry in ",
         "retry after ",
@@ -517,6 +527,7 @@ fn wait_in_text(text: &str) -> Option<u64> {
         "retrying in ",
         "please wait ",
         "reset after ",
+        "resets in ",
     ];
     let b = text.as_bytes();
     let mut best: Option<(usize, u64)> = None;
@@ -624,6 +635,7 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "token usage",
             " tpm (",
             "tokens per request",
+            "for tpm",
         ],
     );
     let requests = has_any(
@@ -663,6 +675,7 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             " rpm (",
             "rph limit",
             "rpm limit",
+            "requests allowed",
             "请求频率",
             "max request:",
         ],
@@ -696,7 +709,11 @@ fn window_in(text: &str) -> Option<Window> {
             "rpm rate limit",
             "max rpm",
             "for rpm",
+            "for tpm",
             "per 60s",
+            "per 1 minute",
+            " rpm ",
+            " tpm ",
             "byminute",
             " rpm (",
             " tpm (",
@@ -716,6 +733,8 @@ fn window_in(text: &str) -> Option<Window> {
             "-per-day",
             "limit_rpd",
             "tpd rate limit",
+            "today",
+            "for the day",
         ],
     );
     let month = has_any(
@@ -769,6 +788,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "concurrency: ",
             "less than or equal to ",
             "max request: ",
+            "limit exceed: allowed ",
+            "per submitted batch is ",
         ],
     )
     .or_else(|| {
@@ -791,6 +812,15 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "resulted in ",
         ],
     );
+    // "Your batch has 121138 tokens" (Voyage); "Too many tokens in batch. Max is 16384 got 17555" (Mistral)
+    if let Some(n) = number_after(&msg_text, &["your batch has "]) {
+        r.requested = Some(n);
+    }
+    if let Some(i) = msg_text.find("too many tokens in batch") {
+        let tail = &msg_text[i..];
+        r.limit = number_after(tail, &["max is "]).or(r.limit);
+        r.requested = number_after(tail, &[" got "]).or(r.requested);
+    }
     // "String value length (20054016) exceeds the maximum allowed (20000000" (a JSON parser's limit, DashScope)
     if let Some(n) = number_after(&msg_text, &["string value length ("]) {
         r.requested = Some(n);
@@ -863,6 +893,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     if context {
         r.kind = RefusalKind::ContextLength;
         r.retryable = false;
+        r.reason = "the prompt and its output cap do not fit the model's context window: shrink it; no wait helps";
         r.dimension = Some(Dimension::Tokens);
         r.window = None;
         // "prompt is too long: 210436 tokens > 200000 maximum"
@@ -914,6 +945,16 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     // 4. Capacity.
     let overloaded = said.signals(Signal::Overloaded);
     let payload_cap = said.signals(Signal::PayloadCap);
+    // A payload cap said in words (not only a 413, which some providers send for rate limits) outranks the rate
+    // words it may share ("too many tokens in batch", "length limit exceeded").
+    let payload_words = payload_cap && said.signals_in_body(Signal::PayloadCap);
+
+    // A wait of an hour or less, stated by the headers or the body: a daily cap that states one (Groq's tokens per
+    // day, "try again in 23m58s") clears by waiting; one that says "resets in 12h 34m" is a cap for the day.
+    let short_wait = snap
+        .retry_after_ms
+        .or(stated_wait)
+        .is_some_and(|ms| ms <= SHORT_WAIT_MS);
 
     // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
     let too_large_for_window = r
@@ -925,6 +966,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     if hard_quota && !too_large_for_window {
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
+        r.reason = "a billing, credit or plan cap: no short wait clears it";
         if r.window.is_none() && has_any(&msg_text, &["monthly", "month"]) {
             r.window = Some(Window::Month);
         }
@@ -933,6 +975,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     {
         r.kind = RefusalKind::TooLarge;
         r.retryable = false;
+        r.reason = "the request needs more than the whole window's budget: shrink it or route it elsewhere";
         if r.dimension.is_none() {
             r.dimension = Some(Dimension::Tokens);
         }
@@ -940,6 +983,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         // A free tier with `limit: 0`: nothing to wait for.
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
+        r.reason = "a limit of 0 (a free tier without this model): nothing to wait for";
     } else if soft_quota
         && stated_wait.is_none()
         && snap.retry_after_ms.is_none()
@@ -949,10 +993,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         // a short window is involved: billing.
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
-    } else if (per_day_only
-        || (r.window == Some(Window::Day)
-            && stated_wait.is_none()
-            && snap.retry_after_ms.is_none()))
+        r.reason = "'exceeded your quota' with no wait and no short window stated: read as billing, not retried";
+    } else if (per_day_only || (r.window == Some(Window::Day) && !short_wait))
         && (rate_signal || soft_quota)
     {
         // A daily limit with no short wait stated (Gemini's per-day quota ids, a gateway's free-model daily cap,
@@ -960,13 +1002,22 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
         r.window = Some(Window::Day);
+        r.reason =
+            "a daily cap with no wait of an hour or less stated: only the day's end clears it";
+    } else if payload_words && status_or != Some(429) {
+        r.kind = RefusalKind::TooLarge;
+        r.retryable = false;
+        r.window = None;
+        r.reason = "the body is larger than the API accepts: shrink it";
     } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
         r.kind = RefusalKind::Overloaded;
         r.retryable = true;
+        r.reason = "the provider is over capacity: retry with backoff, or another target";
         // Capacity has no window of the caller's ("daily" in a host name is none).
         r.window = None;
     } else if rate_signal || soft_quota {
         r.retryable = true;
+        r.reason = "a rate limit: wait and send again";
         r.kind = match r.dimension.or_else(|| exhausted_dimension(snap)) {
             Some(d) if d.counts_tokens() => RefusalKind::RateLimitTokens,
             Some(Dimension::Requests | Dimension::RequestsPerDay) => RefusalKind::RateLimitRequests,
@@ -982,11 +1033,15 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     } else if payload_cap {
         r.kind = RefusalKind::TooLarge;
         r.retryable = false;
+        r.reason = "the body is larger than the API accepts: shrink it";
     } else {
         r.kind = RefusalKind::Other;
         // A server-side failure is worth another try, whether its status says so or it arrived as an error frame
         // inside a 200 stream (`{"type": "server_error"}`, Anthropic's `api_error`).
         r.retryable = said.signals(Signal::ServerError);
+        if r.retryable {
+            r.reason = "a server-side failure: worth another try";
+        }
     }
 
     // The wait: headers first, then the body, then the reset of the exhausted dimension.
@@ -997,6 +1052,36 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             None
         }
     });
+    // When a rate limit might be a cap (its words are a balance's, a plan's, a week's or a month's) and the response
+    // states no wait and names no short window, the answer leans safe: not retried.
+    if r.kind.is_rate_limit()
+        && !short_wait
+        && r.window != Some(Window::Minute)
+        && !has_any(
+            &msg_text,
+            &[
+                "try again later",
+                "retry later",
+                "please wait",
+                "concurren",
+                "parallel",
+            ],
+        )
+        && said.signals(Signal::CapWords)
+    {
+        r.kind = RefusalKind::QuotaExhausted;
+        r.retryable = false;
+        r.reason = "worded like a cap (balance, billing, plan, a week or a month) with no wait of an hour or \
+                    less and no short window stated: it might be a quota, so it is not retried (leans safe)";
+        if r.window.is_none()
+            && has_any(
+                &msg_text,
+                &["monthly", "month", "billing period", "billing cycle"],
+            )
+        {
+            r.window = Some(Window::Month);
+        }
+    }
     // A daily window counts in the per-day dimensions.
     if r.window == Some(Window::Day) {
         r.dimension = match r.dimension {
@@ -1049,6 +1134,7 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         &[
             "exceed context window of ",
             "exceeds max context window of ",
+            "model's context window of ",
         ],
     ) {
         r.limit = Some(n);

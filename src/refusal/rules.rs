@@ -26,6 +26,9 @@ pub(crate) enum Signal {
     PayloadCap,
     /// A server-side failure.
     ServerError,
+    /// Words of a cap no short wait clears (a balance, billing, a plan, a week or a month): a rate limit that says
+    /// them, with no wait and no short window stated, is not retried.
+    CapWords,
 }
 
 /// What a rule looks for.
@@ -78,6 +81,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("reduce the length of the messages"), "OpenAI 400 'Please reduce the length of the messages.', github.com/chathub-dev/chathub/issues/126"),
     rule(Context, Phrase("total number of tokens in the prompt cannot exceed"), "Cohere 'too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4292', docs.cohere.com/reference/errors"),
     rule(Context, Phrase("size limit exceeded by"), "Cohere 'too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs', docs.cohere.com/reference/errors"),
+    rule(Context, Phrase("does not fit into the model's context window"), "Voyage AI 'The example at index 0 in your batch has too many tokens and does not fit into the model's context window of 16000 tokens', github.com/sweepai/sweep/issues/3412"),
     rule(Context, Phrase("the maximum output for this model"), "Cohere 'too many tokens: max tokens must be less than or equal to 4096, the maximum output for this model - received 8192', docs.cohere.com/reference/errors"),
     rule(Context, Phrase("exceed context limit"), "Anthropic 400 'input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000', github.com/anthropics/claude-code/issues (refusals collected this round)"),
     rule(Context, Phrase("exceeds the context length"), "Ollama 'the input length exceeds the context length', refusals collected this round (GitHub issue)"),
@@ -209,6 +213,8 @@ pub(crate) const RULES: &[Rule] = &[
     rule(RateLimit, Phrase("resource exhausted"), "Vertex AI 429 'Resource exhausted. Please try again later.', github.com/google-gemini/gemini-cli/issues/14831"),
     rule(RateLimit, Phrase("resource has been exhausted"), "Gemini 429 'Resource has been exhausted (e.g. check quota).', github.com/google-gemini/gemini-cli/issues/14811"),
     rule(RateLimit, Phrase("limit exceeded"), "Mistral 429 'Rate limit exceeded', github.com/raycast/extensions/issues/31107; Cerebras 'Tokens per minute limit exceeded'"),
+    rule(RateLimit, Phrase("rate quota limit exceed"), "Yandex Cloud gRPC RESOURCE_EXHAUSTED 'ai.embeddingsTextEmbeddingRequestsPerSecond.rate rate quota limit exceed: allowed 10 requests', github.com/langchain-ai/langchain/issues/19773"),
+    rule(RateLimit, Phrase("速率限制"), "Zhipu (Z.ai) '[1302][您的账户已达到速率限制，请您控制请求频率]' (the account reached its rate limit), github.com/zai-org/GLM-5/issues/78"),
     rule(RateLimit, Phrase("limit reached"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 Rate limit reached for requests"),
     rule(RateLimit, Phrase("exceeded call rate"), "Azure OpenAI 429 '...have exceeded call rate limit of your current OpenAI S0 pricing tier', github.com/langchain-ai/langchain/issues/12986"),
     rule(RateLimit, Phrase("exceeded token rate"), "Azure OpenAI 429 '...have exceeded token rate limit of your current OpenAI S0 pricing tier', github.com/alex-wolf-ps/dbchatprov2/issues/2"),
@@ -274,6 +280,8 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Overloaded, Phrase("too many connections"), "AWS Bedrock 503 'Too many connections, please wait before trying again.', github.com/anthropics/claude-code/issues/562"),
     rule(Overloaded, Code("1305"), "Zhipu (GLM) 429 code 1305 '该模型当前访问量过大，请您稍后再试' (the model is too busy), github.com/zhukunpenglinyutong/jetbrains-cc-gui/issues/897"),
     rule(Overloaded, Phrase("too busy"), "SiliconFlow 503 code 50508 'System is too busy now. Please try again later.', github.com/CherryHQ/cherry-studio/issues/4541"),
+    rule(Overloaded, Phrase("loading model"), "llama.cpp server 503 unavailable_error 'Loading model' (the model is not loaded yet), github.com/mostlygeek/llama-swap/issues/146"),
+    rule(Overloaded, Code("unavailable_error"), "llama.cpp server 503 type unavailable_error 'Loading model', github.com/mindverse/Second-Me/issues/20"),
     rule(Overloaded, Phrase("访问量过大"), "Zhipu (GLM) code 1305 '该模型当前访问量过大' (the model's traffic is too high), github.com/zhukunpenglinyutong/jetbrains-cc-gui/issues/897"),
     rule(Overloaded, Phrase("no more data centers"), "Cloudflare Workers AI 429 error 3040 'No more data centers to forward the request to', developers.cloudflare.com/workers-ai/platform/errors/"),
     rule(Overloaded, Phrase("reset reason: overflow"), "Envoy 503 'upstream connect error or disconnect/reset before headers. reset reason: overflow' (its circuit breaker), github.com/nminaya/grammar-nazi-bot/issues/931"),
@@ -292,6 +300,9 @@ pub(crate) const RULES: &[Rule] = &[
     rule(PayloadCap, Code("max_tokens_per_request"), "OpenAI 400 type max_tokens_per_request 'Requested 319487 tokens, max 300000 tokens per request', github.com/ridgesai/ridges-old/pull/75"),
     rule(PayloadCap, Phrase("payload size exceeds the limit"), "Gemini 400 'Request payload size exceeds the limit: 4194304 bytes.', github.com/google-gemini/deprecated-generative-ai-android/issues/26"),
     rule(PayloadCap, Phrase("exceeds max allowed file size"), "Vertex AI 400 'The file size of gs://... is 47688287, which exceeds max allowed file size of 31457280', github.com/googleapis/js-genai/issues/1391"),
+    rule(PayloadCap, Phrase("failed to buffer the request body"), "TGI (axum) 'Failed to buffer the request body: length limit exceeded' (its body size cap), github.com/huggingface/text-generation-inference/issues/1802"),
+    rule(PayloadCap, Phrase("tokens per submitted batch"), "Voyage AI 'The max allowed tokens per submitted batch is 120000. Your batch has 121138 tokens', github.com/sigoden/aichat/pull/825"),
+    rule(PayloadCap, Phrase("too many tokens in batch"), "Mistral embeddings 400 'Too many tokens in batch. Max is 16384 got 17555', github.com/aurelio-labs/semantic-router/issues/297"),
     // A failure on the server's side: worth another try.
     rule(ServerError, Code("server_error"), "OpenAI error type server_error (e.g. 'That model is currently overloaded...'), github.com/agi-merge/waggle-dance/issues/53"),
     rule(ServerError, Code("internal_error"), "not seen in a provider body: plausible OpenAI-compatible gateway code (seen with type internal_server_error in public gateway tests); no provider URL"),
@@ -303,6 +314,33 @@ pub(crate) const RULES: &[Rule] = &[
     rule(ServerError, Status(502), "RFC 9110 15.6.3: 502 Bad Gateway"),
     rule(ServerError, Status(503), "RFC 9110 15.6.4: 503 Service Unavailable, a temporary overload or maintenance"),
     rule(ServerError, Status(504), "RFC 9110 15.6.5: 504 Gateway Timeout"),
+    // Words of a cap: a rate limit that says them, with no wait and no short window stated, is not retried.
+    rule(CapWords, Phrase("account balance"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("insufficient balance"), "DeepSeek 402 'Insufficient Balance' (api-docs.deepseek.com/quick_start/error_codes); iFlow's relay of it, github.com/iflow-ai/iflow-cli/issues/288"),
+    rule(CapWords, Phrase("余额"), "Zhipu 429 code 1113 '余额不足或无可用资源包,请充值' (the balance is short), docs.bigmodel.cn error codes"),
+    rule(CapWords, Phrase("充值"), "Zhipu 429 code 1113 '...请充值' (please top up), docs.bigmodel.cn error codes"),
+    rule(CapWords, Phrase("top up"), "OpenGateway 402 'Top up for unlimited access', github.com/Gitlawb/openclaude/issues/1554"),
+    rule(CapWords, Phrase("top-up"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("spending cap"), "Claude Code 'spending cap reached' for a plan's cap (its client's wording of the 429), github.com/anthropics/claude-code/issues/14470"),
+    rule(CapWords, Phrase("spend limit"), "Claude Code Action: an API key's monthly spend limit, github.com/anthropics/claude-code-action/issues/876"),
+    rule(CapWords, Phrase("billing"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 'check your plan and billing details'"),
+    rule(CapWords, Phrase("payment method"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("hard limit"), "OpenAI 'Billing hard limit has been reached' (billing_hard_limit_reached)"),
+    rule(CapWords, Phrase("allowance"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("weekly"), "Ollama Cloud 429 'weekly usage limit', github.com/diegosouzapw/OmniRoute/issues/3709"),
+    rule(CapWords, Phrase("per week"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("this week"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("monthly"), "Cohere trial key 'limited to 1000 API calls / month' (docs.cohere.com); xAI 'monthly spending limit'"),
+    rule(CapWords, Phrase("per month"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("this month"), "gpt4free upstream 'You have used all your credits for this month', github.com/xtekky/gpt4free/issues/3020"),
+    rule(CapWords, Phrase("billing period"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("subscription"), "xAI 403 'You have run out of credits or need a Grok subscription', github.com/Wei-Shaw/sub2api/issues/4069"),
+    rule(CapWords, Phrase("upgrade your"), "Together AI 'Please upgrade your tier by buying credits', github.com/Nutlope/logocreator/issues/10"),
+    rule(CapWords, Phrase("credits"), "OpenRouter errors doc (openrouter.ai/docs/api/errors): 402 insufficient credits"),
+    rule(CapWords, Phrase("trial"), "Cohere trial key limits (docs.cohere.com/docs/rate-limits)"),
+    rule(CapWords, Phrase("free tier limit"), "not seen in a provider body: a cap's wording (issue 30: a refusal that might be a quota is not retried without a stated wait)"),
+    rule(CapWords, Phrase("free quota"), "OpenGateway 402 'Free quota used (30 requests / 5h)', github.com/Gitlawb/openclaude/issues/1554"),
+    rule(CapWords, Phrase("usage limit"), "Ollama Cloud 429 'session usage limit, upgrade for higher limits', github.com/continuedev/continue/issues/11444"),
 ];
 
 /// What a body said, lowercased, for the rules to look at.
@@ -321,6 +359,14 @@ impl Said<'_> {
         RULES
             .iter()
             .filter(|r| r.signal == signal)
+            .any(|r| self.matches(r.when))
+    }
+
+    /// Whether any rule for `signal` matches the body (its codes or words), leaving the status aside.
+    pub(crate) fn signals_in_body(&self, signal: Signal) -> bool {
+        RULES
+            .iter()
+            .filter(|r| r.signal == signal && !matches!(r.when, Status(_)))
             .any(|r| self.matches(r.when))
     }
 

@@ -270,6 +270,7 @@ export function refusal(r, next, problem) {
     ['Limit on', r.dimension ? f.text(r.dimension) : f.DASH],
     ['Window', f.window(r.window)],
     ['Output delivered', r.output_delivered ? 'yes' : 'no'],
+    ['Why', f.text(r.reason)],
     ['Provider said', f.text(r.message)],
   ];
   $('refusal-facts').replaceChildren(
@@ -279,7 +280,7 @@ export function refusal(r, next, problem) {
       const dd = document.createElement('dd');
       dt.textContent = k;
       dd.textContent = v;
-      if (k === 'Provider said') d.className = 'wide';
+      if (k === 'Provider said' || k === 'Why') d.className = 'wide';
       d.append(dt, dd);
       return d;
     }),

@@ -292,6 +292,7 @@ pub fn next_action(refusal: &str, options: &str, now: f64, random: f64) -> JsRes
         status: status_of(r.status)?,
         message: r.message,
         output_delivered: r.output_delivered,
+        reason: "",
     };
     to_json(&llm_preflight::next_action(
         &refusal,
