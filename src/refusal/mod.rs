@@ -119,6 +119,9 @@ const SHORT_WAIT_MS: u64 = 3_600_000;
 const REASON_OTHER: &str =
     "no limit, cap or capacity signal: sending the same request again will not help";
 
+/// What a payload cap says.
+const REASON_PAYLOAD: &str = "the body is larger than the API accepts: shrink it";
+
 /// A classified refusal. The first eight fields are the `explain-response` contract.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Refusal {
@@ -947,14 +950,12 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     let payload_cap = said.signals(Signal::PayloadCap);
     // A payload cap said in words (not only a 413, which some providers send for rate limits) outranks the rate
     // words it may share ("too many tokens in batch", "length limit exceeded").
-    let payload_words = payload_cap && said.signals_in_body(Signal::PayloadCap);
+    let payload_words = said.signals_in_body(Signal::PayloadCap);
 
-    // A wait of an hour or less, stated by the headers or the body: a daily cap that states one (Groq's tokens per
-    // day, "try again in 23m58s") clears by waiting; one that says "resets in 12h 34m" is a cap for the day.
-    let short_wait = snap
-        .retry_after_ms
-        .or(stated_wait)
-        .is_some_and(|ms| ms <= SHORT_WAIT_MS);
+    // The wait the response states, headers first. One of an hour or less is short: a daily cap that states one
+    // (Groq's tokens per day, "try again in 23m58s") clears by waiting; "resets in 12h 34m" is a cap for the day.
+    let wait = snap.retry_after_ms.or(stated_wait);
+    let short_wait = wait.is_some_and(|ms| ms <= SHORT_WAIT_MS);
 
     // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
     let too_large_for_window = r
@@ -984,11 +985,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
         r.reason = "a limit of 0 (a free tier without this model): nothing to wait for";
-    } else if soft_quota
-        && stated_wait.is_none()
-        && snap.retry_after_ms.is_none()
-        && r.window.is_none()
-    {
+    } else if soft_quota && wait.is_none() && r.window.is_none() {
         // "You exceeded your current quota, please check your plan and billing details" with nothing that says
         // a short window is involved: billing.
         r.kind = RefusalKind::QuotaExhausted;
@@ -1008,7 +1005,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.kind = RefusalKind::TooLarge;
         r.retryable = false;
         r.window = None;
-        r.reason = "the body is larger than the API accepts: shrink it";
+        r.reason = REASON_PAYLOAD;
     } else if overloaded && (r.dimension.is_none() || code_is("upstream_provider_shared_pool")) {
         r.kind = RefusalKind::Overloaded;
         r.retryable = true;
@@ -1033,7 +1030,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     } else if payload_cap {
         r.kind = RefusalKind::TooLarge;
         r.retryable = false;
-        r.reason = "the body is larger than the API accepts: shrink it";
+        r.reason = REASON_PAYLOAD;
     } else {
         r.kind = RefusalKind::Other;
         // A server-side failure is worth another try, whether its status says so or it arrived as an error frame
@@ -1045,7 +1042,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     }
 
     // The wait: headers first, then the body, then the reset of the exhausted dimension.
-    r.retry_after_ms = snap.retry_after_ms.or(stated_wait).or_else(|| {
+    r.retry_after_ms = wait.or_else(|| {
         if r.kind.is_rate_limit() {
             reset_for(snap, r.dimension)
         } else {

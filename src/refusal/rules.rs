@@ -356,17 +356,18 @@ pub(crate) struct Said<'a> {
 impl Said<'_> {
     /// Whether any rule for `signal` matches.
     pub(crate) fn signals(&self, signal: Signal) -> bool {
-        RULES
-            .iter()
-            .filter(|r| r.signal == signal)
-            .any(|r| self.matches(r.when))
+        self.signals_where(signal, |_| true)
     }
 
     /// Whether any rule for `signal` matches the body (its codes or words), leaving the status aside.
     pub(crate) fn signals_in_body(&self, signal: Signal) -> bool {
+        self.signals_where(signal, |w| !matches!(w, Status(_)))
+    }
+
+    fn signals_where(&self, signal: Signal, keep: impl Fn(When) -> bool) -> bool {
         RULES
             .iter()
-            .filter(|r| r.signal == signal && !matches!(r.when, Status(_)))
+            .filter(|r| r.signal == signal && keep(r.when))
             .any(|r| self.matches(r.when))
     }
 
