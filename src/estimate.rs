@@ -389,9 +389,9 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             hi = hi.max(hi - fitted * q_hi + chars);
         }
         if x.runs.long_letters > 0 {
-            // Letters past the 64th byte of a run with no space (a DNA sequence, `YCYCYC...`, a generator's output)
-            // may cost up to a token each, where the fitted rates price words: the high end allows that for them,
-            // in place of their share of the letters' linear price.
+            // Letters of a run of more than 64 bytes with no space (a DNA sequence, `YCYCYC...`, a generator's
+            // output) may cost up to a token each, where the fitted rates price words: the high end allows that for
+            // them (their bytes, a bound), in place of their share of the letters' linear price.
             let chars = count(x.runs.long_letters);
             hi = hi.max(hi - fitted(chars, Class::Letters) * q_hi + chars);
         }

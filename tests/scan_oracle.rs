@@ -371,13 +371,12 @@ fn periodic_patterns_match_the_reference() {
     assert!(checked > 5000);
     let x = llm_preflight::internals::scan::scan(&"=-".repeat(100));
     assert_eq!(
-        x.runs.periodic,
-        200 - 8 + 1,
-        "every byte from the eighth ends a window"
+        x.runs.periodic, 200,
+        "every byte is in a window, the first unit's too"
     );
     // Leader dots (a table of contents): blanks among the punctuation; blanks alone are no pattern.
     let x = llm_preflight::internals::scan::scan(&". ".repeat(100));
-    assert_eq!(x.runs.periodic, 200 - 8 + 1);
+    assert_eq!(x.runs.periodic, 200);
     let x = llm_preflight::internals::scan::scan(&" ".repeat(100));
     assert_eq!(x.runs.periodic, 0);
 }
@@ -401,7 +400,18 @@ fn long_letter_runs_match_the_reference() {
     }
     assert!(checked > 3000);
     let x = llm_preflight::internals::scan::scan(&"YCq".repeat(100));
-    assert_eq!(x.runs.long_letters, 300 - 64, "every letter after the 64th");
+    assert_eq!(
+        x.runs.long_letters, 300,
+        "the whole run, its first 64 letters too"
+    );
+    let x = llm_preflight::internals::scan::scan(&format!("{} {}", "a".repeat(64), "b".repeat(65)));
+    assert_eq!(x.runs.long_letters, 0, "repeats are no letters of a run");
+    let x =
+        llm_preflight::internals::scan::scan(&format!("{} {}", "ab".repeat(32), "ab".repeat(33)));
+    assert_eq!(
+        x.runs.long_letters, 66,
+        "a run of 64 bytes is no longer than a word may be"
+    );
 }
 
 /// Invalid UTF-8 between every kind of character, fed through `feed_bytes` cut at every byte.

@@ -469,21 +469,22 @@ pub struct Runs {
     /// Their UTF-8 bytes: no tokenizer here emits more tokens for a character than its bytes, so a run of a rare
     /// character, which costs more than its kind's measured ones, is never priced above this.
     pub wide_bytes: u64,
-    /// Ends of periodic windows: bytes `i` such that, for a period `p` of 2, 3 or 4, the `4p` bytes up to `i` are
+    /// Bytes in periodic windows: the `4p` bytes up to a byte `i` such that, for a period `p` of 2, 3 or 4, they are
     /// ASCII punctuation outside repeats or blanks that follow fewer than three blanks, one of the last `p`
     /// punctuation, and each of the last `3p` equals the one `p` before it (four copies of a unit: `=-=-=-=-`,
-    /// `. . . . `).
+    /// `. . . . `). Each byte counts once, however many windows hold it: a pattern's first unit costs what the rest
+    /// do.
     /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
     /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
     pub periodic: u64,
-    /// Latin letters (their first bytes) with more than [`LONG_RUN`] bytes of Latin letters right before them in one
-    /// run: no word is that long, and a run of letters with no space in it (a DNA sequence, `YCYCYC...`, a
-    /// generator's output) may cost up to a token a letter where words cost a fifth of that. The band allows it.
+    /// Bytes of Latin letters in runs of more than [`LONG_RUN`] of them, the whole run: no word is that long, and a
+    /// run of letters with no space in it (a DNA sequence, `YCYCYC...`, a generator's output) may cost up to a token
+    /// a letter where words cost a fifth of that. The band allows it (bytes, at least the letters: a bound).
     pub long_letters: u64,
 }
 
-/// How many bytes of Latin letters in a row a word may have before [`Runs::long_letters`] counts the letters after
-/// them: one block, so the previous block's mask tells it.
+/// How many bytes of Latin letters in a row a word may have before [`Runs::long_letters`] counts the run: one
+/// block, so the previous block's mask tells it.
 pub const LONG_RUN: u32 = BLOCK as u32;
 
 /// The non-ASCII kinds whose characters repeat (see [`kind::merges`]), in the order of the run tables' rows.
@@ -664,6 +665,10 @@ struct Carry {
     last16: u128,
     /// The length of the ASCII digit run that ends the block, as [`cap_digit_run`] keeps it.
     digit_run: u32,
+    /// The run of Latin letters that ends the block is longer than [`LONG_RUN`] bytes (its bytes so far counted).
+    long_run: bool,
+    /// The block's bytes in periodic windows, of its last 16 (bits 48 to 63), already counted.
+    periodic_tail: u64,
     /// No block has been scanned yet (the text's start counts as a line start).
     start: bool,
 }
@@ -685,6 +690,8 @@ impl Carry {
         same_next: 0,
         last16: 0,
         digit_run: 0,
+        long_run: false,
+        periodic_tail: 0,
         start: true,
     };
 }
@@ -1074,9 +1081,16 @@ impl Scanner {
         let pj = join(punct, c.punct);
         let bj = join(blank, c.blank);
         let pb = pj | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
-        if half(all8(pb)) != 0 {
-            self.runs.periodic += periodic(w, c.last16, pb, pj);
-        }
+        let periodic_tail = if half(all8(pb)) != 0 {
+            // This block's bytes in a window, and those of the previous block's last 16 not counted with it.
+            let cover = periodic(w, c.last16, pb, pj);
+            let (here, before) = (half(cover), cover as u64 & 0xffff << 48 & !c.periodic_tail);
+            self.runs.periodic += pc(here) + pc(before);
+            here & 0xffff << 48
+        } else {
+            // No window ends here, so none of these bytes is in one yet (a window is at most 16 bytes).
+            0
+        };
         let upper = b.upper & letter;
         let lower = letter & !upper;
         let na = if high != 0 {
@@ -1097,15 +1111,18 @@ impl Scanner {
         let latin = letter | na.latin;
         let latin_starts = latin & !back1(latin, c.latin);
         v[f::LATIN_RUNS] += pc(latin_starts);
-        // Letters past the first `LONG_RUN` (a block's) bytes of a run: only a run that comes in from the previous
-        // block is that long, so only the block's first bytes can be; a previous block of letters only is that long.
+        // Runs of letters longer than `LONG_RUN` (a block's) bytes: only a run that comes in from the previous
+        // block is that long, so only the block's first bytes can make it so. The run's bytes are counted where it
+        // passes that length (all of them so far), then as they come.
+        let mut long_run = false;
         if latin & 1 != 0 && c.latin >> 63 != 0 {
             let (before, head) = (c.latin.leading_ones(), latin.trailing_ones());
+            // A run counted already came in from a whole block of letters: its `before` bytes were counted.
             if before + head > LONG_RUN {
-                let from = LONG_RUN - before;
-                let past = (u64::MAX >> (64 - head)) & !((1u64 << from) - 1);
-                self.runs.long_letters += pc(past & leads);
+                self.runs.long_letters +=
+                    u64::from(before + head - LONG_RUN * u32::from(c.long_run));
             }
+            long_run = head == BLOCK as u32;
         }
         {
             let x = join(latin, c.latin);
@@ -1266,6 +1283,8 @@ impl Scanner {
         n.same_next = b.same_next;
         n.last16 = last16;
         n.digit_run = digit_run;
+        n.long_run = long_run;
+        n.periodic_tail = periodic_tail;
         n.start = false;
     }
 
@@ -1732,19 +1751,31 @@ fn all_n(x: u128, n: u32) -> u128 {
     a & (a << (n - k))
 }
 
-/// The ends of periodic windows in a block (see [`Runs::periodic`]): `last16` is the previous block's last 16 bytes,
-/// `pb` the punctuation outside repeats and the blanks that follow fewer than three blanks of both blocks, joined,
-/// `pj` the punctuation alone.
+/// Bits where `x` holds at this byte or one of the `n - 1` after (`n` from 1).
+#[inline(always)]
+fn spread_back(x: u128, n: u32) -> u128 {
+    // Doubling, as in `all_n`: `a` holds where `x` holds in the `k` from here on.
+    let (mut a, mut k) = (x, 1);
+    while 2 * k <= n {
+        a |= a >> k;
+        k *= 2;
+    }
+    a | (a >> (n - k))
+}
+
+/// The bytes in periodic windows (see [`Runs::periodic`]) that end in a block, joined with the previous block's
+/// (from bit 49): `last16` is the previous block's last 16 bytes, `pb` the punctuation outside repeats and the blanks
+/// that follow fewer than three blanks of both blocks, joined, `pj` the punctuation alone.
 #[cold]
 #[inline(never)]
-fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u64 {
+fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u128 {
     // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
     // block's 64.
     let mut a = [0u8; 8 + 16 + BLOCK];
     a[8..24].copy_from_slice(&last16.to_le_bytes());
     a[24..].copy_from_slice(&w[..BLOCK]);
     let word = |t: usize| u64::from_le_bytes(a[t..t + 8].try_into().unwrap_or_default());
-    let mut ends = 0;
+    let mut cover = 0u128;
     for p in 2..=4 {
         // Bit `48 + t` where byte `t` equals the one `p` before it (padding, a control, where there is none), eight
         // bytes at a time: the top bit of each byte of the xor that is zero (exact: no carry crosses a byte),
@@ -1759,9 +1790,12 @@ fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u64 {
         }
         // A unit of blanks alone is no pattern of punctuation: one of the window's last `p` bytes is punctuation.
         let unit = (1..p).fold(pj, |a, k| a | (pj << k));
-        ends |= half(all_n(back, 3 * p as u32) & all_n(pb, 4 * p as u32) & unit);
+        let ends = all_n(back, 3 * p as u32) & all_n(pb, 4 * p as u32) & unit;
+        // Each window's bytes: its end and the `4p - 1` before it (back to bit 49 at the farthest, inside the
+        // previous block's last 16).
+        cover |= spread_back(ends, 4 * p as u32);
     }
-    pc(ends)
+    cover
 }
 
 /// How many of the Han characters starting at the bits of `m` are outside the common tier.

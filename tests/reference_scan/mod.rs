@@ -177,16 +177,20 @@ pub fn scan_reference(text: &str) -> Features {
     let pun = |t: usize| b[t].is_ascii_punctuation() && !rep[t];
     let blank = |t: usize| b[t] == b' ' || b[t] == b'\t';
     let pun_or_blank = |t: usize| pun(t) || blank(t) && !(t >= 3 && (t - 3..t).all(blank));
+    // Each byte in such a window counts once.
+    let mut in_window = vec![false; n];
     for i in 0..n {
-        if (2..=4).any(|p: usize| {
-            i + 1 >= 4 * p
+        for p in 2..=4usize {
+            if i + 1 >= 4 * p
                 && (i + 1 - 4 * p..=i).all(pun_or_blank)
                 && (i + 1 - p..=i).any(pun)
                 && (i + 1 - 3 * p..=i).all(|t| b[t] == b[t - p])
-        }) {
-            repeats.periodic += 1;
+            {
+                in_window[i + 1 - 4 * p..=i].fill(true);
+            }
         }
     }
+    repeats.periodic = in_window.iter().filter(|&&x| x).count() as u64;
     // Per-byte class predicates (repeats excluded).
     let k_at = |i: isize| -> Option<u8> {
         if i < 0 || i as usize >= n || rep[i as usize] {
@@ -214,12 +218,14 @@ pub fn scan_reference(text: &str) -> Features {
     let lo = |i: isize| at(&lo_t, i);
     let up = |i: isize| at(&up_t, i);
     let latin = |i: isize| at(&latin_t, i);
-    // Latin letters with more than LONG_RUN bytes of Latin letters right before them in one run.
-    let long = LONG_RUN as usize;
-    for i in long..n {
-        if lead[i] && (i - long..=i).all(|t| latin_t[t]) {
-            repeats.long_letters += 1;
+    // The bytes of runs of more than LONG_RUN bytes of Latin letters.
+    let mut i = 0;
+    while i < n {
+        let run = latin_t[i..].iter().take_while(|&&x| x).count();
+        if run > LONG_RUN as usize {
+            repeats.long_letters += run as u64;
         }
+        i += run.max(1);
     }
     let dig = |i: isize| at(&dig_t, i);
     let digit_any = |i: isize| at(&digit_any_t, i);
