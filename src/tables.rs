@@ -10,1545 +10,1554 @@
 
 /// Rate per feature (tokens per count) as its 16-bit code, per profile in `Profile::ALL` order, in
 /// `scan::FEATURE_NAMES` order.
-pub(crate) const RATE_CODES: [[u16; 168]; 9] = [
+pub(crate) const RATE_CODES: [[u16; 169]; 9] = [
     // o200k
     [
         0x0000, // bias 0.0
-        0x78ef, // latin_runs 0.5583496
+        0x7917, // latin_runs 0.56811523
         0x0000, // latin_chars 0.0
-        0x7486, // latin_nonascii 0.39135742
-        0x613c, // latin_case_splits 0.072143555
-        0x625f, // latin_long 0.08102417
+        0x7470, // latin_nonascii 0.38867188
+        0x61bf, // latin_case_splits 0.07614136
+        0x6295, // latin_long 0.08267212
         0x0000, // latin_caps_runs 0.0
-        0x81b5, // cyr_runs 1.2133789
-        0x5f6a, // cyr_chars 0.06021118
-        0x6759, // greek_runs 0.119903564
-        0x738f, // greek_chars 0.36120605
-        0x5c40, // arabic_runs 0.047851563
-        0x726e, // arabic_chars 0.32592773
+        0x81c3, // cyr_runs 1.2202148
+        0x5f4e, // cyr_chars 0.059783936
+        0x681d, // greek_runs 0.12677002
+        0x738c, // greek_chars 0.36083984
+        0x5e86, // arabic_runs 0.056732178
+        0x7266, // arabic_chars 0.32495117
         0x0000, // indic_runs 0.0
-        0x7401, // indic_chars 0.37512207
-        0x8d25, // sea_runs 3.2861328
+        0x7409, // indic_chars 0.37609863
+        0x8d2a, // sea_runs 3.2910156
         0x68f3, // sea_chars 0.13983154
-        0x8435, // other_runs 1.5258789
+        0x8444, // other_runs 1.5332031
         0x0000, // other_chars 0.0
-        0x7bb4, // han_chars 0.7314453
-        0x7063, // han_runs 0.26208496
-        0x79dd, // kana_chars 0.6164551
-        0x67ef, // kana_runs 0.1244812
-        0x6bdf, // hangul_chars 0.18548584
-        0x84ad, // hangul_runs 1.5844727
-        0x7910, // cjk_punct 0.56640625
-        0x545a, // digits 0.024124146
-        0x75ea, // digit_runs 0.43481445
-        0x7ea7, // digit_groups3 0.9157715
+        0x7bb5, // han_chars 0.73168945
+        0x70d7, // han_runs 0.27624512
+        0x79dc, // kana_chars 0.61621094
+        0x6826, // kana_runs 0.12731934
+        0x6bc4, // hangul_chars 0.18383789
+        0x84bc, // hangul_runs 1.5917969
+        0x78dc, // cjk_punct 0.55371094
+        0x58fc, // digits 0.035095215
+        0x75ee, // digit_runs 0.43530273
+        0x7e2c, // digit_groups3 0.8857422
         0x0000, // punct 0.0
-        0x6286, // punct_runs 0.082214355
-        0x8048, // sym2 1.0351563
-        0x7d54, // sym3 0.8330078
-        0xa97a, // sym4 37.90625
-        0x88c0, // emoji 2.1875
-        0x8028, // emoji_mods 1.0195313
-        0x577c, // spaces_single 0.03024292
-        0x7e76, // ws_runs 0.9038086
+        0x632a, // punct_runs 0.08721924
+        0x8054, // sym2 1.0410156
+        0x7d18, // sym3 0.8183594
+        0xa979, // sym4 37.890625
+        0x88c2, // emoji 2.1894531
+        0x8020, // emoji_mods 1.015625
+        0x548f, // spaces_single 0.024528503
+        0x7e69, // ws_runs 0.90063477
         0x0000, // ws_run_chars 0.0
-        0x79fc, // nl_runs 0.62402344
-        0x6d62, // nl_chars 0.20910645
-        0x6bdf, // tabs 0.18548584
-        0x6b1e, // rep_runs 0.17370605
-        0x1be7, // rep_chars 0.00018161535
-        0x5efc, // b64_chars 0.058532715
+        0x7a10, // nl_runs 0.62890625
+        0x6d1b, // nl_chars 0.20477295
+        0x6bca, // tabs 0.1842041
+        0x69a9, // rep_runs 0.15093994
+        0x1e66, // rep_chars 0.00021970272
+        0x5ec8, // b64_chars 0.057739258
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7dac, // other_ws 0.8544922
+        0x7da4, // other_ws 0.85253906
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x5512, // word_after_punct 0.025527954
-        0x6bc9, // punct_single 0.18414307
+        0x4d76, // word_after_punct 0.013145447
+        0x6bf3, // punct_single 0.18670654
         0x0000, // nonlatin_long 0.0
-        0x79e5, // caps_then_lower 0.6184082
+        0x79cf, // caps_then_lower 0.6130371
         0x0000, // mixed_alnum_chars 0.0
-        0x0000, // backslash_words 0.0
-        0x84d4, // rep_alpha_runs 1.6035156
-        0x61b7, // rep_alpha_chars 0.07589722
-        0x9014, // rep_wide_runs 4.0390625
-        0x5fbf, // rep_wide_chars 0.06150818
-        0x48c8, // ws_long 0.008575439
-        0x6dd6, // letter_a 0.21618652
-        0x6682, // letter_b 0.113342285
+        0x37e9, // backslash_words 0.0019421577
+        0x84af, // rep_alpha_runs 1.5854492
+        0x61ec, // rep_alpha_chars 0.07751465
+        0x900d, // rep_wide_runs 4.0253906
+        0x600b, // rep_wide_chars 0.06283569
+        0x48c2, // ws_long 0.008552551
+        0x6d6d, // letter_a 0.20977783
+        0x6590, // letter_b 0.10595703
         0x0000, // letter_c 0.0
-        0x631c, // letter_d 0.08679199
-        0x62a8, // letter_e 0.08325195
-        0x5e12, // letter_f 0.05496216
-        0x6184, // letter_g 0.07434082
-        0x627a, // letter_h 0.081848145
-        0x68bd, // letter_i 0.13653564
-        0x7c37, // letter_j 0.76342773
-        0x7715, // letter_k 0.47131348
-        0x6b5b, // letter_l 0.1774292
-        0x6bec, // letter_m 0.1862793
-        0x5916, // letter_n 0.035491943
-        0x6bd5, // letter_o 0.18487549
-        0x60c1, // letter_p 0.06838989
-        0x55b6, // letter_q 0.026779175
-        0x5c2f, // letter_r 0.047592163
-        0x6003, // letter_s 0.06259155
+        0x6410, // letter_d 0.09423828
+        0x61ee, // letter_e 0.07757568
+        0x60af, // letter_f 0.067840576
+        0x5fe6, // letter_g 0.06210327
+        0x61f9, // letter_h 0.07791138
+        0x6832, // letter_i 0.12805176
+        0x7c2b, // letter_j 0.76049805
+        0x7729, // letter_k 0.47375488
+        0x6b4c, // letter_l 0.17651367
+        0x6d9c, // letter_m 0.21264648
+        0x5a3a, // letter_n 0.03994751
+        0x6b41, // letter_o 0.17584229
+        0x60f6, // letter_p 0.070007324
+        0x6098, // letter_q 0.06713867
+        0x5e34, // letter_r 0.055480957
+        0x5fce, // letter_s 0.06173706
         0x0000, // letter_t 0.0
-        0x6cae, // letter_u 0.19812012
-        0x7404, // letter_v 0.37548828
+        0x6c1d, // letter_u 0.18927002
+        0x742d, // letter_v 0.38049316
         0x0000, // letter_w 0.0
-        0x61d3, // letter_x 0.07675171
+        0x6139, // letter_x 0.072052
         0x0000, // letter_y 0.0
-        0x85ac, // letter_z 1.7089844
+        0x85b7, // letter_z 1.7143555
         0x0000, // indic2_runs 0.0
-        0x745c, // bengali_chars 0.38623047
-        0x79f0, // gurmukhi_chars 0.62109375
-        0x76f8, // gujarati_chars 0.46777344
-        0x80d3, // odia_chars 1.1030273
-        0x7293, // tamil_chars 0.33044434
-        0x7683, // telugu_chars 0.4534912
-        0x7531, // kannada_chars 0.41223145
-        0x72c9, // malayalam_chars 0.33703613
-        0x7985, // sinhala_chars 0.5949707
-        0x7dd1, // digits_after_blank 0.8635254
-        0x6bb6, // bare_word_chars 0.1829834
-        0x753a, // latin_ext_a 0.41333008
+        0x7466, // bengali_chars 0.38745117
+        0x79f5, // gurmukhi_chars 0.62231445
+        0x76ff, // gujarati_chars 0.46862793
+        0x80d5, // odia_chars 1.1040039
+        0x7298, // tamil_chars 0.3310547
+        0x7688, // telugu_chars 0.45410156
+        0x7536, // kannada_chars 0.4128418
+        0x72ce, // malayalam_chars 0.33764648
+        0x7989, // sinhala_chars 0.59594727
+        0x7e1b, // digits_after_blank 0.8815918
+        0x6bb3, // bare_word_chars 0.1828003
+        0x7531, // latin_ext_a 0.41223145
         0x0000, // latin_ext_b 0.0
-        0x8f7b, // cyrillic_ext 3.8701172
-        0x6469, // hebrew 0.096954346
+        0x8f8a, // cyrillic_ext 3.8847656
+        0x646c, // hebrew 0.0970459
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x820d, // cyr_nonrussian 1.2563477
-        0x7a4b, // ascii_21 0.64331055
-        0x7094, // ascii_22 0.2680664
-        0x79c9, // ascii_23 0.61157227
-        0x7dfc, // ascii_24 0.87402344
-        0x7be2, // ascii_25 0.7426758
-        0x8209, // ascii_26 1.2543945
-        0x75e1, // ascii_27 0.43371582
+        0x820b, // cyr_nonrussian 1.2553711
+        0x7a46, // ascii_21 0.64208984
+        0x708c, // ascii_22 0.26708984
+        0x79ef, // ascii_23 0.6208496
+        0x7dfb, // ascii_24 0.8737793
+        0x7be5, // ascii_25 0.7434082
+        0x8222, // ascii_26 1.2666016
+        0x75a6, // ascii_27 0.42651367
         0x0000, // ascii_28 0.0
-        0x702f, // ascii_29 0.2557373
+        0x6ec8, // ascii_29 0.23095703
         0x0000, // ascii_2a 0.0
-        0x7cc3, // ascii_2b 0.7976074
-        0x7597, // ascii_2c 0.42468262
-        0x79fd, // ascii_2d 0.6242676
-        0x68a8, // ascii_2e 0.1352539
-        0x6e25, // ascii_2f 0.2210083
-        0x7465, // ascii_3a 0.3873291
+        0x7cd7, // ascii_2b 0.80249023
+        0x7572, // ascii_2c 0.42016602
+        0x79ff, // ascii_2d 0.62475586
+        0x68ed, // ascii_2e 0.13946533
+        0x6dfd, // ascii_2f 0.2185669
+        0x7444, // ascii_3a 0.38330078
         0x0000, // ascii_3b 0.0
-        0x7b8f, // ascii_3c 0.7224121
-        0x741e, // ascii_3d 0.3786621
+        0x7b5d, // ascii_3c 0.7102051
+        0x73eb, // ascii_3d 0.37243652
         0x0000, // ascii_3e 0.0
-        0x7bfe, // ascii_3f 0.7495117
-        0x849c, // ascii_40 1.5761719
-        0x7cbe, // ascii_5b 0.7963867
-        0x806f, // ascii_5c 1.0541992
+        0x7bae, // ascii_3f 0.72998047
+        0x847f, // ascii_40 1.5620117
+        0x7cae, // ascii_5b 0.79248047
+        0x8064, // ascii_5c 1.0488281
         0x0000, // ascii_5d 0.0
-        0x8560, // ascii_5e 1.671875
+        0x85c4, // ascii_5e 1.7207031
         0x0000, // ascii_5f 0.0
-        0x73c0, // ascii_60 0.3671875
-        0x6dbc, // ascii_7b 0.21459961
-        0x7ef7, // ascii_7c 0.93530273
-        0x7113, // ascii_7d 0.28356934
-        0x8535, // ascii_7e 1.6508789
-        0x6eed, // upper_a 0.23321533
-        0x6efe, // upper_b 0.23425293
+        0x73a2, // ascii_60 0.3635254
+        0x6de9, // ascii_7b 0.21734619
+        0x7f16, // ascii_7c 0.9428711
+        0x7103, // ascii_7d 0.2816162
+        0x8613, // ascii_7e 1.7592773
+        0x6f8c, // upper_a 0.24291992
+        0x6ef8, // upper_b 0.23388672
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x743b, // upper_g 0.38220215
-        0x6b07, // upper_h 0.17230225
+        0x748b, // upper_g 0.39196777
+        0x6b41, // upper_h 0.17584229
         0x0000, // upper_i 0.0
-        0x83d8, // upper_j 1.4804688
-        0x8615, // upper_k 1.7602539
+        0x83e0, // upper_j 1.484375
+        0x861a, // upper_k 1.7626953
         0x0000, // upper_l 0.0
-        0x7238, // upper_m 0.31933594
+        0x7101, // upper_m 0.28137207
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x6d3b, // upper_p 0.20672607
-        0x8512, // upper_q 1.6337891
+        0x6c53, // upper_p 0.19256592
+        0x84e5, // upper_q 1.6118164
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x5892, // upper_w 0.033477783
-        0x66e9, // upper_x 0.116485596
+        0x57af, // upper_w 0.030632019
+        0x68fb, // upper_x 0.14031982
         0x0000, // upper_y 0.0
-        0x7349, // upper_z 0.35266113
-        0x7cda, // arabic_marks 0.80322266
-        0x8c00, // han_rare 3.0
-        0x820f, // hebrew_marks 1.2573242
+        0x72b3, // upper_z 0.3343506
+        0x7ce1, // arabic_marks 0.80493164
+        0x8a78, // han_rare 2.6171875
+        0x8212, // hebrew_marks 1.2587891
+        0x8804, // han_ext 2.0039063
     ],
     // cl100k
     [
         0x0000, // bias 0.0
-        0x7864, // latin_runs 0.52441406
+        0x7874, // latin_runs 0.5283203
         0x0000, // latin_chars 0.0
-        0x81f3, // latin_nonascii 1.2436523
+        0x81e3, // latin_nonascii 1.2358398
         0x0000, // latin_case_splits 0.0
-        0x656f, // latin_long 0.10494995
+        0x65e9, // latin_long 0.108673096
         0x0000, // latin_caps_runs 0.0
-        0x83ea, // cyr_runs 1.4892578
-        0x6bdf, // cyr_chars 0.18548584
-        0x78d0, // greek_runs 0.55078125
-        0x7ea6, // greek_chars 0.91552734
-        0x790e, // arabic_runs 0.56591797
-        0x7b0e, // arabic_chars 0.69091797
+        0x83e9, // cyr_runs 1.4887695
+        0x6bcf, // cyr_chars 0.18450928
+        0x78f5, // greek_runs 0.55981445
+        0x7e9b, // greek_chars 0.9128418
+        0x7921, // arabic_runs 0.57055664
+        0x7b08, // arabic_chars 0.6894531
         0x7fc6, // indic_runs 0.98583984
-        0x7f57, // indic_chars 0.95874023
-        0x8ddf, // sea_runs 3.4677734
-        0x7912, // sea_chars 0.56689453
-        0x9c75, // other_runs 12.457031
+        0x7f53, // indic_chars 0.9577637
+        0x8e02, // sea_runs 3.5019531
+        0x78f5, // sea_chars 0.55981445
+        0x9c74, // other_runs 12.453125
         0x0000, // other_chars 0.0
-        0x802d, // han_chars 1.0219727
+        0x8032, // han_chars 1.0244141
         0x0000, // han_runs 0.0
-        0x7eaf, // kana_chars 0.9177246
-        0x770a, // kana_runs 0.4699707
-        0x7a8a, // hangul_chars 0.6586914
-        0x8398, // hangul_runs 1.4492188
-        0x8016, // cjk_punct 1.0107422
-        0x5b0e, // digits 0.043182373
-        0x76f0, // digit_runs 0.46679688
-        0x7dc9, // digit_groups3 0.86157227
+        0x7ea7, // kana_chars 0.9157715
+        0x7796, // kana_runs 0.48706055
+        0x7a8c, // hangul_chars 0.6591797
+        0x8392, // hangul_runs 1.4462891
+        0x7fd0, // cjk_punct 0.98828125
+        0x5de8, // digits 0.05432129
+        0x771d, // digit_runs 0.47229004
+        0x7d48, // digit_groups3 0.8300781
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x8419, // sym2 1.512207
-        0x7dbf, // sym3 0.85913086
-        0xa7c5, // sym4 31.539063
-        0x8c0c, // emoji 3.0117188
-        0x85c8, // emoji_mods 1.7226563
-        0x62ef, // spaces_single 0.0854187
-        0x7ed2, // ws_runs 0.92626953
+        0x842b, // sym2 1.5209961
+        0x7d82, // sym3 0.8442383
+        0xa822, // sym4 32.53125
+        0x8c0b, // emoji 3.0107422
+        0x85c6, // emoji_mods 1.7216797
+        0x630a, // spaces_single 0.086242676
+        0x7ec1, // ws_runs 0.92211914
         0x0000, // ws_run_chars 0.0
-        0x7ca6, // nl_runs 0.79052734
-        0x5340, // nl_chars 0.021972656
-        0x6ae7, // tabs 0.17034912
-        0x7d98, // rep_runs 0.8496094
+        0x7cc2, // nl_runs 0.7973633
+        0x5281, // nl_chars 0.020515442
+        0x6ac8, // tabs 0.16845703
+        0x7d51, // rep_runs 0.8322754
         0x0000, // rep_chars 0.0
-        0x62ab, // b64_chars 0.083343506
+        0x629b, // b64_chars 0.082855225
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x75ba, // other_ws 0.42895508
+        0x75df, // other_ws 0.43347168
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6b53, // punct_single 0.17694092
-        0x6e4d, // nonlatin_long 0.2234497
-        0x7d8d, // caps_then_lower 0.8469238
+        0x6b4d, // punct_single 0.1765747
+        0x6ec6, // nonlatin_long 0.23083496
+        0x7d74, // caps_then_lower 0.8408203
         0x0000, // mixed_alnum_chars 0.0
-        0x7251, // backslash_words 0.3223877
-        0x871c, // rep_alpha_runs 1.8886719
+        0x7308, // backslash_words 0.34472656
+        0x86da, // rep_alpha_runs 1.8564453
         0x0000, // rep_alpha_chars 0.0
-        0x96d9, // rep_wide_runs 7.423828
-        0x6219, // rep_wide_chars 0.07888794
-        0x48b8, // ws_long 0.008514404
-        0x71c2, // letter_a 0.30493164
-        0x66df, // letter_b 0.11618042
+        0x96d1, // rep_wide_runs 7.408203
+        0x6245, // rep_wide_chars 0.08023071
+        0x48a8, // ws_long 0.008453369
+        0x71a4, // letter_a 0.30126953
+        0x6585, // letter_b 0.10562134
         0x0000, // letter_c 0.0
-        0x69a0, // letter_d 0.15039063
-        0x5f3d, // letter_e 0.059524536
-        0x5803, // letter_f 0.031295776
-        0x602d, // letter_g 0.06387329
+        0x6a4b, // letter_d 0.16082764
+        0x5c9e, // letter_e 0.04928589
+        0x5ba6, // letter_f 0.04550171
+        0x5f94, // letter_g 0.06085205
         0x0000, // letter_h 0.0
-        0x699f, // letter_i 0.15032959
-        0x7aec, // letter_j 0.6826172
-        0x7d7e, // letter_k 0.8432617
-        0x69a2, // letter_l 0.1505127
-        0x707c, // letter_m 0.26513672
-        0x6bcc, // letter_n 0.18432617
-        0x61cb, // letter_o 0.07650757
-        0x608d, // letter_p 0.06680298
-        0x74ae, // letter_q 0.39624023
-        0x5c05, // letter_r 0.046951294
-        0x4898, // letter_s 0.008392334
+        0x6835, // letter_i 0.12823486
+        0x7a96, // letter_j 0.6616211
+        0x7d8f, // letter_k 0.8474121
+        0x69b8, // letter_l 0.15185547
+        0x70f7, // letter_m 0.28015137
+        0x6ca4, // letter_n 0.19750977
+        0x5e70, // letter_o 0.056396484
+        0x6300, // letter_p 0.0859375
+        0x7678, // letter_q 0.45214844
+        0x5ea1, // letter_r 0.057144165
+        0x50b7, // letter_s 0.01702118
         0x0000, // letter_t 0.0
-        0x6f37, // letter_u 0.23773193
-        0x7241, // letter_v 0.32043457
+        0x6dcd, // letter_u 0.2156372
+        0x72da, // letter_v 0.33911133
         0x0000, // letter_w 0.0
-        0x5bc1, // letter_x 0.045913696
+        0x5d54, // letter_x 0.05206299
         0x0000, // letter_y 0.0
-        0x8759, // letter_z 1.918457
-        0x7f32, // indic2_runs 0.94970703
-        0x8205, // bengali_chars 1.2524414
-        0x8611, // gurmukhi_chars 1.7583008
-        0x862e, // gujarati_chars 1.7724609
-        0x8af4, // odia_chars 2.7382813
-        0x8274, // tamil_chars 1.3066406
-        0x8653, // telugu_chars 1.7905273
-        0x865b, // kannada_chars 1.7944336
-        0x8447, // malayalam_chars 1.534668
-        0x872e, // sinhala_chars 1.8974609
-        0x7e06, // digits_after_blank 0.87646484
-        0x61cc, // bare_word_chars 0.076538086
+        0x87c2, // letter_z 1.9697266
+        0x7f44, // indic2_runs 0.95410156
+        0x8201, // bengali_chars 1.2504883
+        0x860e, // gurmukhi_chars 1.7568359
+        0x862a, // gujarati_chars 1.7705078
+        0x8af2, // odia_chars 2.7363281
+        0x826d, // tamil_chars 1.3032227
+        0x864e, // telugu_chars 1.7880859
+        0x8655, // kannada_chars 1.7915039
+        0x8441, // malayalam_chars 1.5317383
+        0x872a, // sinhala_chars 1.8955078
+        0x7e30, // digits_after_blank 0.88671875
+        0x61c6, // bare_word_chars 0.07635498
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x9887, // cyrillic_ext 8.527344
+        0x9895, // cyrillic_ext 8.582031
         0x72ff, // hebrew 0.34362793
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
         0x8a16, // cyr_nonrussian 2.5214844
-        0x764f, // ascii_21 0.44714355
-        0x7171, // ascii_22 0.29504395
-        0x7bb3, // ascii_23 0.7312012
-        0x7999, // ascii_24 0.5998535
-        0x7ebd, // ascii_25 0.9211426
-        0x8372, // ascii_26 1.4306641
-        0x748a, // ascii_27 0.3918457
+        0x76a5, // ascii_21 0.4576416
+        0x7178, // ascii_22 0.29589844
+        0x7bc7, // ascii_23 0.736084
+        0x7989, // ascii_24 0.59594727
+        0x7e9b, // ascii_25 0.9128418
+        0x8399, // ascii_26 1.449707
+        0x749e, // ascii_27 0.3942871
         0x0000, // ascii_28 0.0
-        0x6d13, // ascii_29 0.20428467
+        0x6c0e, // ascii_29 0.18835449
         0x0000, // ascii_2a 0.0
-        0x7cc1, // ascii_2b 0.79711914
-        0x7694, // ascii_2c 0.4555664
-        0x7bcb, // ascii_2d 0.73706055
-        0x6ea2, // ascii_2e 0.2286377
-        0x7127, // ascii_2f 0.28601074
-        0x750d, // ascii_3a 0.4078369
+        0x7c8c, // ascii_2b 0.7841797
+        0x76ab, // ascii_2c 0.45837402
+        0x7bde, // ascii_2d 0.7416992
+        0x6f40, // ascii_2e 0.23828125
+        0x711c, // ascii_2f 0.28466797
+        0x7509, // ascii_3a 0.40734863
         0x0000, // ascii_3b 0.0
-        0x79b2, // ascii_3c 0.60595703
-        0x764c, // ascii_3d 0.44677734
-        0x683d, // ascii_3e 0.12872314
-        0x81c6, // ascii_3f 1.2216797
-        0x8387, // ascii_40 1.440918
-        0x7cc3, // ascii_5b 0.7976074
-        0x7d2c, // ascii_5c 0.8232422
+        0x7940, // ascii_3c 0.578125
+        0x762f, // ascii_3d 0.4432373
+        0x698d, // ascii_3e 0.14923096
+        0x81de, // ascii_3f 1.2333984
+        0x8397, // ascii_40 1.4487305
+        0x7c90, // ascii_5b 0.78515625
+        0x7cdf, // ascii_5c 0.80444336
         0x0000, // ascii_5d 0.0
-        0x8974, // ascii_5e 2.3632813
+        0x8993, // ascii_5e 2.3935547
         0x0000, // ascii_5f 0.0
-        0x7382, // ascii_60 0.35961914
-        0x6d11, // ascii_7b 0.2041626
-        0x7dfe, // ascii_7c 0.8745117
-        0x735c, // ascii_7d 0.35498047
-        0x8b84, // ascii_7e 2.8789063
-        0x6fc4, // upper_a 0.24633789
-        0x68f2, // upper_b 0.13977051
+        0x7377, // ascii_60 0.35827637
+        0x6b13, // ascii_7b 0.17303467
+        0x7e0d, // ascii_7c 0.8781738
+        0x7405, // ascii_7d 0.37561035
+        0x8bf6, // ascii_7e 2.9902344
+        0x7041, // upper_a 0.25793457
+        0x69c2, // upper_b 0.15246582
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7587, // upper_g 0.4227295
-        0x53c8, // upper_h 0.023010254
+        0x755e, // upper_g 0.4177246
+        0x5a0b, // upper_h 0.039230347
         0x0000, // upper_i 0.0
-        0x8908, // upper_j 2.2578125
-        0x818b, // upper_k 1.1928711
+        0x891a, // upper_j 2.2753906
+        0x815d, // upper_k 1.1704102
         0x0000, // upper_l 0.0
-        0x7076, // upper_m 0.2644043
+        0x6eec, // upper_m 0.2331543
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x710b, // upper_p 0.28259277
-        0x8121, // upper_q 1.1411133
+        0x70c1, // upper_p 0.27355957
+        0x80a6, // upper_q 1.0810547
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x6e20, // upper_v 0.22070313
+        0x6a72, // upper_v 0.16320801
         0x0000, // upper_w 0.0
-        0x27c5, // upper_x 0.0004812479
+        0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x79e5, // arabic_marks 0.6184082
-        0x8d0d, // han_rare 3.2626953
-        0x823a, // hebrew_marks 1.2783203
+        0x79e8, // arabic_marks 0.6191406
+        0x8b50, // han_rare 2.828125
+        0x8238, // hebrew_marks 1.2773438
+        0x86c2, // han_ext 1.8447266
     ],
     // llama3
     [
         0x0000, // bias 0.0
-        0x7864, // latin_runs 0.52441406
+        0x785d, // latin_runs 0.5227051
         0x0000, // latin_chars 0.0
-        0x73a4, // latin_nonascii 0.36376953
+        0x73c5, // latin_nonascii 0.36779785
         0x0000, // latin_case_splits 0.0
-        0x6400, // latin_long 0.09375
+        0x63f9, // latin_long 0.09353638
         0x0000, // latin_caps_runs 0.0
-        0x7abb, // cyr_runs 0.6706543
-        0x6d7f, // cyr_chars 0.21087646
-        0x6ace, // greek_runs 0.16882324
-        0x7462, // greek_chars 0.3869629
+        0x7abe, // cyr_runs 0.6713867
+        0x6d81, // cyr_chars 0.21099854
+        0x6ad7, // greek_runs 0.16937256
+        0x7464, // greek_chars 0.38720703
         0x0000, // arabic_runs 0.0
-        0x750a, // arabic_chars 0.4074707
-        0x7cc8, // indic_runs 0.7988281
-        0x75ba, // indic_chars 0.42895508
-        0x8892, // sea_runs 2.1425781
-        0x7293, // sea_chars 0.33044434
-        0x9c00, // other_runs 12.0
+        0x750e, // arabic_chars 0.40795898
+        0x7cd7, // indic_runs 0.80249023
+        0x75b6, // indic_chars 0.4284668
+        0x888a, // sea_runs 2.1347656
+        0x7296, // sea_chars 0.33081055
+        0x9bfe, // other_runs 11.9921875
         0x0000, // other_chars 0.0
-        0x7be8, // han_chars 0.7441406
-        0x731b, // han_runs 0.3470459
-        0x7837, // kana_chars 0.51342773
-        0x7405, // kana_runs 0.37561035
-        0x72c6, // hangul_chars 0.33666992
-        0x8203, // hangul_runs 1.2514648
-        0x7a54, // cjk_punct 0.6455078
-        0x6039, // digits 0.0642395
-        0x7819, // digit_runs 0.5061035
-        0x7cb3, // digit_groups3 0.7937012
+        0x7c1a, // han_chars 0.75634766
+        0x71d9, // han_runs 0.30773926
+        0x7825, // kana_chars 0.5090332
+        0x7550, // kana_runs 0.41601563
+        0x72c2, // hangul_chars 0.33618164
+        0x8209, // hangul_runs 1.2543945
+        0x79d0, // cjk_punct 0.61328125
+        0x61e4, // digits 0.07727051
+        0x7851, // digit_runs 0.5197754
+        0x7c19, // digit_groups3 0.7561035
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x8201, // sym2 1.2504883
+        0x81f6, // sym2 1.2451172
         0x0000, // sym3 0.0
-        0xa914, // sym4 36.3125
-        0x8c49, // emoji 3.071289
-        0x8208, // emoji_mods 1.2539063
-        0x5d76, // spaces_single 0.052581787
-        0x7d66, // ws_runs 0.83740234
+        0xa924, // sym4 36.5625
+        0x8c4a, // emoji 3.0722656
+        0x8207, // emoji_mods 1.253418
+        0x5cf5, // spaces_single 0.050613403
+        0x7d5e, // ws_runs 0.8354492
         0x0000, // ws_run_chars 0.0
-        0x7fb3, // nl_runs 0.9812012
+        0x7fb5, // nl_runs 0.98168945
         0x0000, // nl_chars 0.0
-        0x6947, // tabs 0.1449585
+        0x6940, // tabs 0.14453125
         0x0000, // rep_runs 0.0
-        0x40ae, // rep_chars 0.0042381287
-        0x5f4e, // b64_chars 0.059783936
+        0x3f5f, // rep_chars 0.0037527084
+        0x5fd1, // b64_chars 0.061782837
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x8124, // other_ws 1.1425781
+        0x817a, // other_ws 1.1845703
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x663a, // punct_single 0.11114502
+        0x662b, // punct_single 0.110687256
         0x0000, // nonlatin_long 0.0
-        0x7d6a, // caps_then_lower 0.8383789
+        0x7d5d, // caps_then_lower 0.8352051
         0x0000, // mixed_alnum_chars 0.0
-        0x70a8, // backslash_words 0.2705078
-        0x877e, // rep_alpha_runs 1.9365234
+        0x703d, // backslash_words 0.2574463
+        0x8755, // rep_alpha_runs 1.9165039
         0x0000, // rep_alpha_chars 0.0
-        0x8bea, // rep_wide_runs 2.9785156
-        0x69f6, // rep_wide_chars 0.15563965
-        0x4965, // ws_long 0.009174347
-        0x74d8, // letter_a 0.4013672
+        0x8c06, // rep_wide_runs 3.0058594
+        0x69e8, // rep_wide_chars 0.15478516
+        0x4969, // ws_long 0.009189606
+        0x74bc, // letter_a 0.39794922
         0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x693f, // letter_d 0.14447021
-        0x686b, // letter_e 0.13153076
+        0x69b2, // letter_d 0.15148926
+        0x6897, // letter_e 0.13421631
         0x0000, // letter_f 0.0
-        0x655e, // letter_g 0.10443115
+        0x658f, // letter_g 0.10592651
         0x0000, // letter_h 0.0
-        0x6ad5, // letter_i 0.16925049
-        0x7e6d, // letter_j 0.9016113
-        0x7913, // letter_k 0.5671387
-        0x6264, // letter_l 0.08117676
-        0x704a, // letter_m 0.2590332
-        0x6759, // letter_n 0.119903564
-        0x69d8, // letter_o 0.1538086
-        0x5575, // letter_p 0.026283264
-        0x7c2e, // letter_q 0.76123047
-        0x5cb3, // letter_r 0.049606323
+        0x6aa6, // letter_i 0.16638184
+        0x7e8e, // letter_j 0.90966797
+        0x7946, // letter_k 0.57958984
+        0x619c, // letter_l 0.07507324
+        0x711a, // letter_m 0.28442383
+        0x6695, // letter_n 0.11392212
+        0x6a2d, // letter_o 0.15899658
+        0x4de0, // letter_p 0.013549805
+        0x7cb8, // letter_q 0.7949219
+        0x5e72, // letter_r 0.056427002
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x72a9, // letter_u 0.33312988
-        0x6689, // letter_v 0.11355591
+        0x72c4, // letter_u 0.33642578
+        0x6764, // letter_v 0.12023926
         0x0000, // letter_w 0.0
-        0x5a57, // letter_x 0.040390015
+        0x5d75, // letter_x 0.05256653
         0x0000, // letter_y 0.0
-        0x8937, // letter_z 2.303711
-        0x7425, // indic2_runs 0.3795166
-        0x830d, // bengali_chars 1.3813477
-        0x871f, // gurmukhi_chars 1.8901367
-        0x8740, // gujarati_chars 1.90625
+        0x88fe, // letter_z 2.2480469
+        0x7437, // indic2_runs 0.38171387
+        0x830c, // bengali_chars 1.3808594
+        0x871e, // gurmukhi_chars 1.8896484
+        0x873f, // gujarati_chars 1.9057617
         0x8b48, // odia_chars 2.8203125
         0x8396, // tamil_chars 1.4482422
         0x8763, // telugu_chars 1.9233398
         0x876f, // kannada_chars 1.9291992
-        0x854e, // malayalam_chars 1.6630859
+        0x854d, // malayalam_chars 1.6625977
         0x8812, // sinhala_chars 2.0175781
-        0x7e8f, // digits_after_blank 0.9099121
-        0x61c0, // bare_word_chars 0.076171875
+        0x7ea0, // digits_after_blank 0.9140625
+        0x61bd, // bare_word_chars 0.07608032
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x9add, // cyrillic_ext 10.863281
-        0x7c21, // hebrew 0.75805664
+        0x9af5, // cyrillic_ext 10.957031
+        0x7c20, // hebrew 0.7578125
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x7251, // cyr_nonrussian 0.3223877
-        0x6553, // ascii_21 0.10409546
-        0x709e, // ascii_22 0.2692871
-        0x7bc1, // ascii_23 0.73461914
-        0x79d0, // ascii_24 0.61328125
-        0x8062, // ascii_25 1.0478516
-        0x83b4, // ascii_26 1.4628906
-        0x74c3, // ascii_27 0.3988037
+        0x724f, // cyr_nonrussian 0.32214355
+        0x62a0, // ascii_21 0.08300781
+        0x7092, // ascii_22 0.26782227
+        0x7be2, // ascii_23 0.7426758
+        0x79e6, // ascii_24 0.61865234
+        0x8067, // ascii_25 1.050293
+        0x83b7, // ascii_26 1.4643555
+        0x74a8, // ascii_27 0.3955078
         0x0000, // ascii_28 0.0
-        0x71b2, // ascii_29 0.30297852
+        0x71a7, // ascii_29 0.30163574
         0x0000, // ascii_2a 0.0
-        0x7d9a, // ascii_2b 0.85009766
-        0x7828, // ascii_2c 0.5097656
-        0x7c54, // ascii_2d 0.7705078
-        0x6e13, // ascii_2e 0.21990967
-        0x7043, // ascii_2f 0.2581787
-        0x75ea, // ascii_3a 0.43481445
+        0x7dca, // ascii_2b 0.8618164
+        0x783e, // ascii_2c 0.5151367
+        0x7c5b, // ascii_2d 0.7722168
+        0x6e1c, // ascii_2e 0.22045898
+        0x705b, // ascii_2f 0.2611084
+        0x75e4, // ascii_3a 0.43408203
         0x0000, // ascii_3b 0.0
-        0x7b0e, // ascii_3c 0.69091797
-        0x7807, // ascii_3d 0.501709
-        0x5931, // ascii_3e 0.03590393
-        0x7f5b, // ascii_3f 0.9597168
-        0x82d7, // ascii_40 1.3549805
-        0x7d18, // ascii_5b 0.8183594
-        0x7ed1, // ascii_5c 0.9260254
+        0x7afc, // ascii_3c 0.68652344
+        0x781d, // ascii_3d 0.5070801
+        0x5a21, // ascii_3e 0.03956604
+        0x7f85, // ascii_3f 0.9699707
+        0x8293, // ascii_40 1.3217773
+        0x7cb9, // ascii_5b 0.795166
+        0x7f16, // ascii_5c 0.9428711
         0x0000, // ascii_5d 0.0
-        0x88e5, // ascii_5e 2.2236328
+        0x890a, // ascii_5e 2.2597656
         0x0000, // ascii_5f 0.0
-        0x722d, // ascii_60 0.31799316
-        0x7084, // ascii_7b 0.26611328
-        0x7f21, // ascii_7c 0.94555664
+        0x71f5, // ascii_60 0.31115723
+        0x7005, // ascii_7b 0.25061035
+        0x7f0b, // ascii_7c 0.94018555
         0x0000, // ascii_7d 0.0
-        0x89ff, // ascii_7e 2.4990234
-        0x6876, // upper_a 0.13220215
-        0x6a18, // upper_b 0.15771484
+        0x89cb, // ascii_7e 2.4482422
+        0x68c5, // upper_a 0.13702393
+        0x69b3, // upper_b 0.1515503
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x6e58, // upper_g 0.2241211
+        0x6d88, // upper_g 0.21142578
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x883d, // upper_j 2.0595703
-        0x846b, // upper_k 1.5522461
+        0x882d, // upper_j 2.0439453
+        0x846c, // upper_k 1.5527344
         0x0000, // upper_l 0.0
-        0x6ba5, // upper_m 0.1819458
+        0x68b7, // upper_m 0.13616943
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7544, // upper_p 0.41455078
-        0x80b0, // upper_q 1.0859375
+        0x759d, // upper_p 0.42541504
+        0x8067, // upper_q 1.050293
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x7349, // upper_v 0.35266113
-        0x73a2, // upper_w 0.3635254
+        0x7365, // upper_v 0.3560791
+        0x75b9, // upper_w 0.428833
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x7d69, // arabic_marks 0.83813477
-        0x8a6f, // han_rare 2.6083984
-        0x8507, // hebrew_marks 1.628418
+        0x7d6b, // arabic_marks 0.83862305
+        0x8964, // han_rare 2.3476563
+        0x8506, // hebrew_marks 1.6279297
+        0x884b, // han_ext 2.0732422
     ],
     // qwen3
     [
         0x0000, // bias 0.0
-        0x7785, // latin_runs 0.48498535
+        0x7791, // latin_runs 0.4864502
         0x0000, // latin_chars 0.0
-        0x7588, // latin_nonascii 0.42285156
+        0x755f, // latin_nonascii 0.41784668
         0x0000, // latin_case_splits 0.0
-        0x6571, // latin_long 0.10501099
+        0x65c0, // latin_long 0.107421875
         0x0000, // latin_caps_runs 0.0
         0x80a6, // cyr_runs 1.0810547
-        0x6a3d, // cyr_chars 0.15997314
-        0x7bc9, // greek_runs 0.73657227
+        0x6a3b, // cyr_chars 0.15985107
+        0x7bc6, // greek_runs 0.73583984
         0x7db9, // greek_chars 0.857666
-        0x70e3, // arabic_runs 0.27770996
-        0x73cb, // arabic_chars 0.36853027
-        0x8246, // indic_runs 1.2841797
-        0x7cd7, // indic_chars 0.80249023
-        0x8d15, // sea_runs 3.2705078
-        0x7076, // sea_chars 0.2644043
-        0x940f, // other_runs 6.029297
+        0x70e2, // arabic_runs 0.2775879
+        0x73c9, // arabic_chars 0.36828613
+        0x8242, // indic_runs 1.2822266
+        0x7cd8, // indic_chars 0.8027344
+        0x8d0a, // sea_runs 3.2597656
+        0x707c, // sea_chars 0.26513672
+        0x940b, // other_runs 6.0214844
         0x0000, // other_chars 0.0
-        0x7a8f, // han_chars 0.6599121
-        0x6849, // han_runs 0.12945557
-        0x76e1, // kana_chars 0.46496582
-        0x7af6, // kana_runs 0.6850586
-        0x740c, // hangul_chars 0.37646484
-        0x8304, // hangul_runs 1.3769531
-        0x7bc9, // cjk_punct 0.73657227
+        0x7a96, // han_chars 0.6616211
+        0x6834, // han_runs 0.12817383
+        0x7695, // kana_chars 0.45568848
+        0x7bbc, // kana_runs 0.73339844
+        0x740a, // hangul_chars 0.3762207
+        0x8302, // hangul_runs 1.3759766
+        0x7ba8, // cjk_punct 0.7285156
         0x8001, // digits 1.0004883
-        0x7530, // digit_runs 0.41210938
+        0x7526, // digit_runs 0.41088867
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x866d, // sym2 1.8032227
-        0x8294, // sym3 1.3222656
-        0xa202, // sym4 20.015625
-        0x8191, // emoji 1.1958008
-        0x81e1, // emoji_mods 1.2348633
-        0x60f4, // spaces_single 0.06994629
-        0x7d9b, // ws_runs 0.8503418
+        0x8666, // sym2 1.7998047
+        0x8290, // sym3 1.3203125
+        0xa208, // sym4 20.0625
+        0x81a4, // emoji 1.2050781
+        0x81c7, // emoji_mods 1.222168
+        0x6106, // spaces_single 0.070495605
+        0x7d96, // ws_runs 0.8491211
         0x0000, // ws_run_chars 0.0
-        0x7c41, // nl_runs 0.76586914
-        0x5c9c, // nl_chars 0.04925537
-        0x6b55, // tabs 0.17706299
-        0x780c, // rep_runs 0.5029297
+        0x7c51, // nl_runs 0.7697754
+        0x5c78, // nl_chars 0.048706055
+        0x6b68, // tabs 0.17822266
+        0x7738, // rep_runs 0.47558594
         0x0000, // rep_chars 0.0
-        0x6220, // b64_chars 0.07910156
+        0x6258, // b64_chars 0.08081055
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7e95, // other_ws 0.91137695
+        0x7e99, // other_ws 0.9123535
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x69e5, // punct_single 0.15460205
-        0x688b, // nonlatin_long 0.13348389
-        0x7e77, // caps_then_lower 0.90405273
+        0x69bf, // punct_single 0.15228271
+        0x6886, // nonlatin_long 0.13317871
+        0x7e52, // caps_then_lower 0.89501953
         0x0000, // mixed_alnum_chars 0.0
-        0x76c0, // backslash_words 0.4609375
-        0x87ba, // rep_alpha_runs 1.9658203
+        0x772c, // backslash_words 0.4741211
+        0x8793, // rep_alpha_runs 1.9467773
         0x0000, // rep_alpha_chars 0.0
-        0x996d, // rep_wide_runs 9.425781
-        0x5889, // rep_wide_chars 0.033340454
-        0x4a21, // ws_long 0.00989151
-        0x7427, // letter_a 0.37976074
-        0x4dac, // letter_b 0.01335144
+        0x996f, // rep_wide_runs 9.433594
+        0x5886, // rep_wide_chars 0.033294678
+        0x4a1f, // ws_long 0.009883881
+        0x73f5, // letter_a 0.37365723
+        0x5244, // letter_b 0.020050049
         0x0000, // letter_c 0.0
-        0x6eda, // letter_d 0.23205566
-        0x694c, // letter_e 0.14526367
-        0x0000, // letter_f 0.0
+        0x6efc, // letter_d 0.23413086
+        0x6921, // letter_e 0.14263916
+        0x3812, // letter_f 0.0019702911
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x66a7, // letter_i 0.114471436
-        0x7eee, // letter_j 0.93310547
-        0x7bca, // letter_k 0.7368164
-        0x66f2, // letter_l 0.116760254
-        0x724d, // letter_m 0.3218994
-        0x6853, // letter_n 0.13006592
-        0x66db, // letter_o 0.11605835
-        0x5d30, // letter_p 0.051513672
-        0x793a, // letter_q 0.57666016
-        0x64e5, // letter_r 0.100738525
+        0x6504, // letter_i 0.10168457
+        0x7f35, // letter_j 0.95043945
+        0x7bf0, // letter_k 0.74609375
+        0x6654, // letter_l 0.11193848
+        0x72cd, // letter_m 0.3375244
+        0x6885, // letter_n 0.13311768
+        0x6691, // letter_o 0.11380005
+        0x5cae, // letter_p 0.04953003
+        0x79c3, // letter_q 0.6101074
+        0x6621, // letter_r 0.11038208
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x71b8, // letter_u 0.30371094
-        0x7621, // letter_v 0.44152832
+        0x71be, // letter_u 0.30444336
+        0x76a4, // letter_v 0.45751953
         0x0000, // letter_w 0.0
-        0x622c, // letter_x 0.07946777
+        0x61d7, // letter_x 0.07687378
         0x0000, // letter_y 0.0
-        0x87cc, // letter_z 1.9746094
-        0x8280, // indic2_runs 1.3125
-        0x7fac, // bengali_chars 0.9794922
-        0x842d, // gurmukhi_chars 1.5219727
-        0x83bc, // gujarati_chars 1.4667969
+        0x878f, // letter_z 1.9448242
+        0x8274, // indic2_runs 1.3066406
+        0x7fb0, // bengali_chars 0.98046875
+        0x8430, // gurmukhi_chars 1.5234375
+        0x83be, // gujarati_chars 1.4677734
         0x8825, // odia_chars 2.0361328
-        0x7fe4, // tamil_chars 0.99316406
-        0x83ba, // telugu_chars 1.4658203
-        0x8275, // kannada_chars 1.3071289
-        0x8186, // malayalam_chars 1.1904297
-        0x82a0, // sinhala_chars 1.328125
-        0x7db4, // digits_after_blank 0.8564453
-        0x6219, // bare_word_chars 0.07888794
-        0x738f, // latin_ext_a 0.36120605
+        0x7fe7, // tamil_chars 0.9938965
+        0x83bb, // telugu_chars 1.4663086
+        0x8276, // kannada_chars 1.3076172
+        0x8189, // malayalam_chars 1.1918945
+        0x82a2, // sinhala_chars 1.3291016
+        0x7dc6, // digits_after_blank 0.86083984
+        0x6215, // bare_word_chars 0.07876587
+        0x73e4, // latin_ext_a 0.37158203
         0x0000, // latin_ext_b 0.0
-        0x9364, // cyrillic_ext 5.6953125
+        0x937c, // cyrillic_ext 5.7421875
         0x0000, // hebrew 0.0
-        0x81e8, // arabic_ext 1.2382813
+        0x81ea, // arabic_ext 1.2392578
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8a3e, // cyr_nonrussian 2.5605469
-        0x6e90, // ascii_21 0.22753906
-        0x71b6, // ascii_22 0.3034668
-        0x7c79, // ascii_23 0.779541
-        0x7b70, // ascii_24 0.71484375
-        0x7f0e, // ascii_25 0.94091797
-        0x85a2, // ascii_26 1.7041016
-        0x783a, // ascii_27 0.51416016
-        0x0000, // ascii_28 0.0
-        0x7006, // ascii_29 0.25073242
+        0x8a3d, // cyr_nonrussian 2.5595703
+        0x6e6f, // ascii_21 0.2255249
+        0x71c3, // ascii_22 0.3050537
+        0x7c90, // ascii_23 0.78515625
+        0x7b6b, // ascii_24 0.71362305
+        0x7f12, // ascii_25 0.94189453
+        0x85b3, // ascii_26 1.7124023
+        0x7832, // ascii_27 0.51220703
+        0x38cd, // ascii_28 0.0021486282
+        0x6fa9, // ascii_29 0.24468994
         0x0000, // ascii_2a 0.0
-        0x7f34, // ascii_2b 0.9501953
-        0x77a1, // ascii_2c 0.48840332
-        0x7cac, // ascii_2d 0.7919922
-        0x6999, // ascii_2e 0.14996338
-        0x7083, // ascii_2f 0.2659912
-        0x765f, // ascii_3a 0.44909668
+        0x7f66, // ascii_2b 0.96240234
+        0x779b, // ascii_2c 0.4876709
+        0x7cb4, // ascii_2d 0.7939453
+        0x6a28, // ascii_2e 0.1586914
+        0x7076, // ascii_2f 0.2644043
+        0x7649, // ascii_3a 0.44641113
         0x0000, // ascii_3b 0.0
-        0x7bee, // ascii_3c 0.74560547
-        0x74b7, // ascii_3d 0.39733887
+        0x7bf0, // ascii_3c 0.74609375
+        0x7490, // ascii_3d 0.39257813
         0x0000, // ascii_3e 0.0
-        0x8152, // ascii_3f 1.1650391
-        0x829e, // ascii_40 1.3271484
-        0x7a32, // ascii_5b 0.63720703
-        0x7d3b, // ascii_5c 0.8269043
+        0x8160, // ascii_3f 1.171875
+        0x8281, // ascii_40 1.3129883
+        0x7a21, // ascii_5b 0.63305664
+        0x7d35, // ascii_5c 0.82543945
         0x0000, // ascii_5d 0.0
-        0x88e6, // ascii_5e 2.2246094
+        0x88dc, // ascii_5e 2.2148438
         0x0000, // ascii_5f 0.0
-        0x718c, // ascii_60 0.29833984
-        0x6845, // ascii_7b 0.12921143
-        0x7f94, // ascii_7c 0.9736328
-        0x6982, // ascii_7d 0.14855957
-        0x84f0, // ascii_7e 1.6171875
-        0x6a72, // upper_a 0.16320801
-        0x6f38, // upper_b 0.23779297
+        0x7158, // ascii_60 0.2919922
+        0x65eb, // ascii_7b 0.10873413
+        0x7fa4, // ascii_7c 0.97753906
+        0x69a6, // ascii_7d 0.15075684
+        0x8477, // ascii_7e 1.5581055
+        0x6b50, // upper_a 0.17675781
+        0x6f3a, // upper_b 0.23791504
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7280, // upper_g 0.328125
+        0x7239, // upper_g 0.319458
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x8518, // upper_j 1.6367188
-        0x8382, // upper_k 1.4384766
+        0x84ba, // upper_j 1.5908203
+        0x8349, // upper_k 1.4106445
         0x0000, // upper_l 0.0
-        0x6880, // upper_m 0.1328125
+        0x65de, // upper_m 0.1083374
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7197, // upper_p 0.29968262
-        0x7f31, // upper_q 0.9494629
+        0x71c6, // upper_p 0.30541992
+        0x7e52, // upper_q 0.89501953
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x4d46, // upper_v 0.012962341
+        0x0000, // upper_v 0.0
         0x0000, // upper_w 0.0
-        0x652e, // upper_x 0.10296631
+        0x6825, // upper_x 0.1272583
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x8055, // arabic_marks 1.0415039
-        0x8a59, // han_rare 2.586914
+        0x8056, // arabic_marks 1.0419922
+        0x893b, // han_rare 2.3076172
         0x8892, // hebrew_marks 2.1425781
+        0x855b, // han_ext 1.6694336
     ],
     // deepseek-v3
     [
         0x0000, // bias 0.0
-        0x78fe, // latin_runs 0.5620117
+        0x7905, // latin_runs 0.5637207
         0x0000, // latin_chars 0.0
-        0x7fa8, // latin_nonascii 0.9785156
+        0x7f95, // latin_nonascii 0.97387695
         0x0000, // latin_case_splits 0.0
-        0x6469, // latin_long 0.096954346
+        0x64d6, // latin_long 0.10028076
         0x0000, // latin_caps_runs 0.0
-        0x81b5, // cyr_runs 1.2133789
-        0x676c, // cyr_chars 0.1204834
-        0x75e3, // greek_runs 0.43395996
-        0x7635, // greek_chars 0.44396973
-        0x6cdd, // arabic_runs 0.20098877
-        0x745b, // arabic_chars 0.3861084
-        0x7058, // indic_runs 0.2607422
-        0x7a14, // indic_chars 0.6298828
-        0x8c12, // sea_runs 3.0175781
-        0x6a64, // sea_chars 0.16235352
-        0x8dcb, // other_runs 3.4482422
+        0x81b0, // cyr_runs 1.2109375
+        0x6770, // cyr_chars 0.12060547
+        0x75f4, // greek_runs 0.43603516
+        0x762f, // greek_chars 0.4432373
+        0x6c73, // arabic_runs 0.19451904
+        0x7466, // arabic_chars 0.38745117
+        0x6eb6, // indic_runs 0.2298584
+        0x7a17, // indic_chars 0.63061523
+        0x8bfb, // sea_runs 2.9951172
+        0x6a26, // sea_chars 0.15856934
+        0x8dc3, // other_runs 3.4404297
         0x0000, // other_chars 0.0
-        0x7901, // han_chars 0.56274414
-        0x6eee, // han_runs 0.23327637
-        0x797e, // kana_chars 0.5932617
-        0x6889, // kana_runs 0.13336182
-        0x72b2, // hangul_chars 0.33422852
-        0x848b, // hangul_runs 1.5678711
-        0x7af6, // cjk_punct 0.6850586
-        0x0000, // digits 0.0
-        0x757a, // digit_runs 0.42114258
-        0x7fcd, // digit_groups3 0.9875488
+        0x78d9, // han_chars 0.5529785
+        0x6f2d, // han_runs 0.23712158
+        0x7974, // kana_chars 0.5908203
+        0x6837, // kana_runs 0.12835693
+        0x723b, // hangul_chars 0.31970215
+        0x84a0, // hangul_runs 1.578125
+        0x7b70, // cjk_punct 0.71484375
+        0x4a2c, // digits 0.009933472
+        0x75b1, // digit_runs 0.42785645
+        0x7f50, // digit_groups3 0.95703125
         0x0000, // punct 0.0
-        0x65b1, // punct_runs 0.10696411
-        0x8422, // sym2 1.5166016
-        0x7d86, // sym3 0.84521484
-        0xaa1f, // sym4 40.484375
-        0x88cf, // emoji 2.2021484
-        0x7fc3, // emoji_mods 0.9851074
+        0x6530, // punct_runs 0.103027344
+        0x8425, // sym2 1.5180664
+        0x7d4f, // sym3 0.8317871
+        0xa9fe, // sym4 39.96875
+        0x88ad, // emoji 2.1689453
+        0x8028, // emoji_mods 1.0195313
         0x0000, // spaces_single 0.0
-        0x7df1, // ws_runs 0.8713379
+        0x7de9, // ws_runs 0.86938477
         0x0000, // ws_run_chars 0.0
-        0x7e00, // nl_runs 0.875
+        0x7e03, // nl_runs 0.8757324
         0x0000, // nl_chars 0.0
-        0x7173, // tabs 0.2952881
-        0x7bac, // rep_runs 0.7294922
-        0x45ca, // rep_chars 0.0067329407
-        0x6364, // b64_chars 0.08898926
+        0x7156, // tabs 0.29174805
+        0x7ae3, // rep_runs 0.6804199
+        0x4657, // rep_chars 0.007001877
+        0x63a1, // b64_chars 0.09085083
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7327, // other_ws 0.34851074
+        0x7355, // other_ws 0.35412598
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6823, // word_after_punct 0.12713623
-        0x6603, // punct_single 0.10946655
+        0x6784, // word_after_punct 0.12121582
+        0x66d6, // punct_single 0.11590576
         0x0000, // nonlatin_long 0.0
-        0x6f4f, // caps_then_lower 0.23919678
-        0x295c, // mixed_alnum_chars 0.0005712509
-        0x6075, // backslash_words 0.06607056
+        0x6e8d, // caps_then_lower 0.22735596
+        0x0000, // mixed_alnum_chars 0.0
+        0x6480, // backslash_words 0.09765625
         0x0000, // rep_alpha_runs 0.0
-        0x7220, // rep_alpha_chars 0.31640625
-        0x98f3, // rep_wide_runs 8.949219
+        0x7277, // rep_alpha_chars 0.32702637
+        0x98e8, // rep_wide_runs 8.90625
         0x0000, // rep_wide_chars 0.0
-        0x4ac3, // ws_long 0.010509491
-        0x7078, // letter_a 0.26464844
-        0x5653, // letter_b 0.02797699
+        0x4aca, // ws_long 0.010536194
+        0x7081, // letter_a 0.26574707
+        0x5ccd, // letter_b 0.05000305
         0x0000, // letter_c 0.0
-        0x71a1, // letter_d 0.30090332
-        0x6286, // letter_e 0.082214355
-        0x0000, // letter_f 0.0
+        0x71a7, // letter_d 0.30163574
+        0x62b9, // letter_e 0.08377075
+        0x1e60, // letter_f 0.0002193451
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x69d0, // letter_i 0.15332031
+        0x68c2, // letter_i 0.13684082
         0x0000, // letter_j 0.0
-        0x78d2, // letter_k 0.55126953
-        0x7244, // letter_l 0.32080078
-        0x6d6c, // letter_m 0.2097168
-        0x6bed, // letter_n 0.18634033
+        0x78ab, // letter_k 0.54174805
+        0x7193, // letter_l 0.29919434
+        0x6ee2, // letter_m 0.23254395
+        0x6c53, // letter_n 0.19256592
         0x0000, // letter_o 0.0
         0x0000, // letter_p 0.0
-        0x7d19, // letter_q 0.8186035
-        0x7092, // letter_r 0.26782227
-        0x6415, // letter_s 0.09439087
+        0x7d6d, // letter_q 0.8391113
+        0x7094, // letter_r 0.2680664
+        0x6507, // letter_s 0.10177612
         0x0000, // letter_t 0.0
-        0x5dff, // letter_u 0.05467224
+        0x5aa9, // letter_u 0.041641235
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
         0x0000, // letter_x 0.0
         0x0000, // letter_y 0.0
-        0x82f6, // letter_z 1.3701172
+        0x82ee, // letter_z 1.3662109
         0x0000, // indic2_runs 0.0
-        0x77b7, // bengali_chars 0.49108887
-        0x8102, // gurmukhi_chars 1.1259766
-        0x801a, // gujarati_chars 1.0126953
-        0x826f, // odia_chars 1.3041992
-        0x78c9, // tamil_chars 0.54907227
-        0x7d83, // telugu_chars 0.8444824
-        0x7cfa, // kannada_chars 0.81103516
-        0x7d9f, // malayalam_chars 0.85131836
-        0x809f, // sinhala_chars 1.0776367
-        0x7de4, // digits_after_blank 0.86816406
-        0x6836, // bare_word_chars 0.1282959
-        0x7722, // latin_ext_a 0.4729004
+        0x7791, // bengali_chars 0.4864502
+        0x80fa, // gurmukhi_chars 1.1220703
+        0x8012, // gujarati_chars 1.0087891
+        0x8265, // odia_chars 1.2993164
+        0x78b5, // tamil_chars 0.54418945
+        0x7d72, // telugu_chars 0.84033203
+        0x7ce8, // kannada_chars 0.8066406
+        0x7d7e, // malayalam_chars 0.8432617
+        0x8099, // sinhala_chars 1.074707
+        0x7ddb, // digits_after_blank 0.8659668
+        0x6831, // bare_word_chars 0.12799072
+        0x776a, // latin_ext_a 0.48168945
         0x0000, // latin_ext_b 0.0
-        0x950f, // cyrillic_ext 6.529297
-        0x66fa, // hebrew 0.117004395
+        0x94e1, // cyrillic_ext 6.439453
+        0x653f, // hebrew 0.10348511
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
-        0x0000, // cont_94_97 0.0
-        0x8712, // cyr_nonrussian 1.8837891
-        0x80cd, // ascii_21 1.1000977
-        0x7030, // ascii_22 0.25585938
-        0x793a, // ascii_23 0.57666016
-        0x7e65, // ascii_24 0.8996582
-        0x7cb0, // ascii_25 0.79296875
-        0x86bd, // ascii_26 1.8422852
-        0x75fa, // ascii_27 0.43676758
+        0x5f62, // cont_94_97 0.06008911
+        0x8696, // cyr_nonrussian 1.8232422
+        0x80ed, // ascii_21 1.1157227
+        0x7038, // ascii_22 0.25683594
+        0x796a, // ascii_23 0.5883789
+        0x7e28, // ascii_24 0.8847656
+        0x7ca6, // ascii_25 0.79052734
+        0x86e0, // ascii_26 1.859375
+        0x763d, // ascii_27 0.4449463
         0x0000, // ascii_28 0.0
-        0x5e2a, // ascii_29 0.05532837
-        0x59b0, // ascii_2a 0.037841797
-        0x7a15, // ascii_2b 0.63012695
-        0x73c0, // ascii_2c 0.3671875
-        0x79f1, // ascii_2d 0.6213379
-        0x6ef9, // ascii_2e 0.23394775
-        0x718b, // ascii_2f 0.29821777
-        0x76f7, // ascii_3a 0.46765137
+        0x5dac, // ascii_29 0.05340576
+        0x58ec, // ascii_2a 0.034851074
+        0x7a32, // ascii_2b 0.63720703
+        0x73f5, // ascii_2c 0.37365723
+        0x7a09, // ascii_2d 0.62719727
+        0x6f4d, // ascii_2e 0.2390747
+        0x7181, // ascii_2f 0.29699707
+        0x76db, // ascii_3a 0.4642334
         0x0000, // ascii_3b 0.0
-        0x70f0, // ascii_3c 0.27929688
-        0x7310, // ascii_3d 0.34570313
-        0x71ca, // ascii_3e 0.3059082
-        0x7f5b, // ascii_3f 0.9597168
-        0x8632, // ascii_40 1.7744141
-        0x8104, // ascii_5b 1.1269531
-        0x7c85, // ascii_5c 0.7824707
+        0x71d7, // ascii_3c 0.30749512
+        0x7301, // ascii_3d 0.34387207
+        0x7126, // ascii_3e 0.28588867
+        0x7f6a, // ascii_3f 0.9633789
+        0x8643, // ascii_40 1.7827148
+        0x810e, // ascii_5b 1.1318359
+        0x7c2c, // ascii_5c 0.7607422
         0x0000, // ascii_5d 0.0
-        0x87fc, // ascii_5e 1.9980469
-        0x6e76, // ascii_5f 0.22595215
-        0x6f98, // ascii_60 0.24365234
+        0x8835, // ascii_5e 2.0517578
+        0x6f73, // ascii_5f 0.24139404
+        0x6f17, // ascii_60 0.23577881
         0x0000, // ascii_7b 0.0
-        0x7f72, // ascii_7c 0.96533203
-        0x76c9, // ascii_7d 0.46203613
-        0x8941, // ascii_7e 2.3134766
-        0x6c8a, // upper_a 0.19592285
-        0x7975, // upper_b 0.59106445
+        0x7fa5, // ascii_7c 0.9777832
+        0x7667, // ascii_7d 0.45007324
+        0x8960, // ascii_7e 2.34375
+        0x6cd7, // upper_a 0.20062256
+        0x7915, // upper_b 0.56762695
         0x0000, // upper_c 0.0
-        0x0000, // upper_d 0.0
+        0x4001, // upper_d 0.0039081573
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x8049, // upper_g 1.0356445
-        0x789a, // upper_h 0.53759766
+        0x800f, // upper_g 1.0073242
+        0x78b3, // upper_h 0.5437012
         0x0000, // upper_i 0.0
-        0x84ca, // upper_j 1.5986328
-        0x8327, // upper_k 1.394043
+        0x84d5, // upper_j 1.6040039
+        0x832c, // upper_k 1.3964844
         0x0000, // upper_l 0.0
-        0x6d58, // upper_m 0.2084961
+        0x6b76, // upper_m 0.17907715
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x79d4, // upper_p 0.6142578
-        0x7fb0, // upper_q 0.98046875
+        0x7a13, // upper_p 0.6296387
+        0x7f94, // upper_q 0.9736328
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x717d, // upper_v 0.2965088
-        0x73f1, // upper_w 0.37316895
-        0x79ce, // upper_x 0.61279297
-        0x794e, // upper_y 0.58154297
+        0x7193, // upper_v 0.29919434
+        0x7388, // upper_w 0.36035156
+        0x79b6, // upper_x 0.6069336
+        0x79c7, // upper_y 0.611084
         0x0000, // upper_z 0.0
-        0x79e7, // arabic_marks 0.6188965
-        0x8c6b, // han_rare 3.1044922
-        0x7e23, // hebrew_marks 0.8835449
+        0x79ea, // arabic_marks 0.6196289
+        0x8b13, // han_rare 2.7685547
+        0x7e2d, // hebrew_marks 0.8859863
+        0x88f0, // han_ext 2.234375
     ],
     // gemini
     [
         0x0000, // bias 0.0
-        0x7cde, // latin_runs 0.8041992
+        0x7cc2, // latin_runs 0.7973633
         0x0000, // latin_chars 0.0
-        0x65c4, // latin_nonascii 0.107543945
-        0x683c, // latin_case_splits 0.12866211
-        0x6869, // latin_long 0.13140869
+        0x6615, // latin_nonascii 0.11001587
+        0x6886, // latin_case_splits 0.13317871
+        0x6842, // latin_long 0.12902832
         0x0000, // latin_caps_runs 0.0
-        0x7b7b, // cyr_runs 0.7175293
-        0x6897, // cyr_chars 0.13421631
-        0x7047, // greek_runs 0.258667
-        0x7424, // greek_chars 0.37939453
+        0x7b88, // cyr_runs 0.7207031
+        0x6889, // cyr_chars 0.13336182
+        0x7055, // greek_runs 0.26037598
+        0x741e, // greek_chars 0.3786621
         0x0000, // arabic_runs 0.0
-        0x73c5, // arabic_chars 0.36779785
+        0x73c3, // arabic_chars 0.3675537
         0x0000, // indic_runs 0.0
-        0x764c, // indic_chars 0.44677734
-        0x8412, // sea_runs 1.5087891
-        0x6f2e, // sea_chars 0.23718262
-        0x8f5b, // other_runs 3.8388672
+        0x7649, // indic_chars 0.44641113
+        0x8422, // sea_runs 1.5166016
+        0x6f09, // sea_chars 0.23492432
+        0x8f56, // other_runs 3.8339844
         0x0000, // other_chars 0.0
-        0x78c0, // han_chars 0.546875
-        0x64b1, // han_runs 0.09915161
-        0x7363, // kana_chars 0.35583496
-        0x0000, // kana_runs 0.0
-        0x7857, // hangul_chars 0.52124023
-        0x7cd8, // hangul_runs 0.8027344
-        0x82f7, // cjk_punct 1.3706055
-        0x8004, // digits 1.0019531
-        0x6a25, // digit_runs 0.1585083
+        0x78b7, // han_chars 0.54467773
+        0x6719, // han_runs 0.11795044
+        0x7319, // kana_chars 0.34680176
+        0x5a1c, // kana_runs 0.039489746
+        0x7858, // hangul_chars 0.5214844
+        0x7cd3, // hangul_runs 0.8015137
+        0x8319, // cjk_punct 1.387207
+        0x8006, // digits 1.0029297
+        0x69c1, // digit_runs 0.15240479
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x70b6, // punct_runs 0.2722168
-        0x8044, // sym2 1.0332031
-        0x6d29, // sym3 0.20562744
-        0x9a2e, // sym4 10.1796875
-        0x8135, // emoji 1.1508789
-        0x757f, // emoji_mods 0.42175293
+        0x7097, // punct_runs 0.26843262
+        0x8033, // sym2 1.0249023
+        0x6c9b, // sym3 0.19696045
+        0x9a35, // sym4 10.207031
+        0x8127, // emoji 1.144043
+        0x759e, // emoji_mods 0.4255371
         0x0000, // spaces_single 0.0
-        0x7f72, // ws_runs 0.96533203
+        0x7f5d, // ws_runs 0.9602051
         0x0000, // ws_run_chars 0.0
-        0x81c0, // nl_runs 1.21875
+        0x81c4, // nl_runs 1.2207031
         0x0000, // nl_chars 0.0
-        0x6a44, // tabs 0.16040039
+        0x6a25, // tabs 0.1585083
         0x0000, // rep_runs 0.0
-        0x5ea1, // rep_chars 0.057144165
-        0x5f2c, // b64_chars 0.059265137
-        0x4692, // hex_chars 0.0071144104
+        0x5e93, // rep_chars 0.056930542
+        0x5f5f, // b64_chars 0.060043335
+        0x444a, // hex_chars 0.006000519
         0x0000, // control 0.0
-        0x7d8c, // other_ws 0.8466797
+        0x7d9c, // other_ws 0.85058594
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6ab7, // word_after_punct 0.16741943
-        0x6f18, // punct_single 0.23583984
-        0x57c9, // nonlatin_long 0.030830383
-        0x7f1e, // caps_then_lower 0.9448242
+        0x6aa1, // word_after_punct 0.16607666
+        0x6f49, // punct_single 0.23883057
+        0x586e, // nonlatin_long 0.032928467
+        0x7f1a, // caps_then_lower 0.94384766
         0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x8110, // rep_alpha_runs 1.1328125
-        0x680e, // rep_alpha_chars 0.12585449
-        0x88fd, // rep_wide_runs 2.2470703
-        0x6a59, // rep_wide_chars 0.16168213
-        0x5df6, // ws_long 0.054534912
-        0x5b2d, // letter_a 0.043655396
-        0x602f, // letter_b 0.063934326
+        0x815f, // rep_alpha_runs 1.1713867
+        0x6686, // rep_alpha_chars 0.113464355
+        0x88ef, // rep_wide_runs 2.2333984
+        0x6a69, // rep_wide_chars 0.16265869
+        0x5de9, // ws_long 0.054336548
+        0x5caf, // letter_a 0.049545288
+        0x6179, // letter_b 0.07400513
         0x0000, // letter_c 0.0
-        0x6528, // letter_d 0.1027832
+        0x6529, // letter_d 0.10281372
         0x0000, // letter_e 0.0
-        0x5a59, // letter_f 0.040420532
+        0x6201, // letter_f 0.07815552
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
         0x0000, // letter_i 0.0
-        0x7172, // letter_j 0.29516602
-        0x756d, // letter_k 0.41955566
-        0x6899, // letter_l 0.13433838
-        0x68e3, // letter_m 0.13885498
-        0x610a, // letter_n 0.070617676
-        0x609e, // letter_o 0.06732178
-        0x60cb, // letter_p 0.06869507
-        0x75be, // letter_q 0.42944336
-        0x64b1, // letter_r 0.09915161
-        0x12f9, // letter_s 8.371472e-5
+        0x7173, // letter_j 0.2952881
+        0x74f2, // letter_k 0.40454102
+        0x6824, // letter_l 0.12719727
+        0x6914, // letter_m 0.1418457
+        0x6278, // letter_n 0.08178711
+        0x6005, // letter_o 0.06265259
+        0x611d, // letter_p 0.07119751
+        0x7654, // letter_q 0.4477539
+        0x6434, // letter_r 0.095336914
+        0x464f, // letter_s 0.006986618
         0x0000, // letter_t 0.0
-        0x61b9, // letter_u 0.07595825
-        0x7708, // letter_v 0.46972656
+        0x6066, // letter_u 0.06561279
+        0x7744, // letter_v 0.47705078
         0x0000, // letter_w 0.0
-        0x63c1, // letter_x 0.09182739
+        0x62e4, // letter_x 0.08508301
         0x0000, // letter_y 0.0
-        0x80ab, // letter_z 1.0834961
-        0x70aa, // indic2_runs 0.27075195
-        0x7a21, // bengali_chars 0.63305664
-        0x7c2d, // gurmukhi_chars 0.7609863
-        0x7b66, // gujarati_chars 0.71240234
-        0x8074, // odia_chars 1.0566406
-        0x75b1, // tamil_chars 0.42785645
-        0x79cf, // telugu_chars 0.6130371
-        0x7ab4, // kannada_chars 0.6689453
-        0x789a, // malayalam_chars 0.53759766
-        0x7e46, // sinhala_chars 0.89208984
-        0x7ecf, // digits_after_blank 0.9255371
-        0x6037, // bare_word_chars 0.06417847
-        0x7e73, // latin_ext_a 0.9030762
+        0x8098, // letter_z 1.0742188
+        0x70d2, // indic2_runs 0.27563477
+        0x7a1b, // bengali_chars 0.6315918
+        0x7c28, // gurmukhi_chars 0.7597656
+        0x7b60, // gujarati_chars 0.7109375
+        0x8071, // odia_chars 1.0551758
+        0x75a4, // tamil_chars 0.42626953
+        0x79c9, // telugu_chars 0.61157227
+        0x7aae, // kannada_chars 0.66748047
+        0x7893, // malayalam_chars 0.5358887
+        0x7e40, // sinhala_chars 0.890625
+        0x7ef7, // digits_after_blank 0.93530273
+        0x6046, // bare_word_chars 0.06463623
+        0x7ea7, // latin_ext_a 0.9157715
         0x0000, // latin_ext_b 0.0
-        0x969f, // cyrillic_ext 7.310547
-        0x6819, // hebrew 0.12652588
+        0x968f, // cyrillic_ext 7.279297
+        0x6815, // hebrew 0.12628174
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8156, // cyr_nonrussian 1.1669922
-        0x6d7b, // ascii_21 0.21063232
-        0x714a, // ascii_22 0.2902832
-        0x785f, // ascii_23 0.52319336
-        0x7495, // ascii_24 0.39318848
-        0x791a, // ascii_25 0.56884766
-        0x7ecc, // ascii_26 0.9248047
-        0x756a, // ascii_27 0.41918945
+        0x8157, // cyr_nonrussian 1.1674805
+        0x6e21, // ascii_21 0.22076416
+        0x7168, // ascii_22 0.2939453
+        0x7825, // ascii_23 0.5090332
+        0x74ea, // ascii_24 0.40356445
+        0x7934, // ascii_25 0.5751953
+        0x7ef0, // ascii_26 0.93359375
+        0x75a5, // ascii_27 0.4263916
         0x0000, // ascii_28 0.0
-        0x7a41, // ascii_29 0.64086914
-        0x6b28, // ascii_2a 0.1743164
-        0x7c4d, // ascii_2b 0.7687988
-        0x7203, // ascii_2c 0.3128662
-        0x756a, // ascii_2d 0.41918945
-        0x6ebc, // ascii_2e 0.23022461
-        0x71c5, // ascii_2f 0.30529785
-        0x7305, // ascii_3a 0.34436035
+        0x7a40, // ascii_29 0.640625
+        0x6b31, // ascii_2a 0.17486572
+        0x7c58, // ascii_2b 0.7714844
+        0x7208, // ascii_2c 0.31347656
+        0x7595, // ascii_2d 0.42443848
+        0x6f28, // ascii_2e 0.2368164
+        0x71cd, // ascii_2f 0.3062744
+        0x731d, // ascii_3a 0.34729004
         0x0000, // ascii_3b 0.0
-        0x71fe, // ascii_3c 0.31225586
-        0x7717, // ascii_3d 0.47155762
-        0x4c2b, // ascii_3e 0.011882782
-        0x7ec9, // ascii_3f 0.92407227
-        0x793a, // ascii_40 0.57666016
+        0x728b, // ascii_3c 0.32946777
+        0x76f8, // ascii_3d 0.46777344
+        0x0000, // ascii_3e 0.0
+        0x7ed8, // ascii_3f 0.9277344
+        0x7950, // ascii_40 0.58203125
         0x0000, // ascii_5b 0.0
-        0x79b7, // ascii_5c 0.60717773
-        0x79f9, // ascii_5d 0.623291
-        0x804e, // ascii_5e 1.0380859
-        0x6e82, // ascii_5f 0.22668457
-        0x60a1, // ascii_60 0.06741333
-        0x63dd, // ascii_7b 0.092681885
-        0x77e1, // ascii_7c 0.49621582
-        0x70e5, // ascii_7d 0.2779541
-        0x8369, // ascii_7e 1.4262695
-        0x75c1, // upper_a 0.42980957
-        0x69a0, // upper_b 0.15039063
+        0x79a6, // ascii_5c 0.60302734
+        0x7a16, // ascii_5d 0.6303711
+        0x807c, // ascii_5e 1.0605469
+        0x6ee7, // ascii_5f 0.23284912
+        0x61f5, // ascii_60 0.07778931
+        0x599d, // ascii_7b 0.03755188
+        0x77d1, // ascii_7c 0.4942627
+        0x7297, // ascii_7d 0.33093262
+        0x830b, // ascii_7e 1.3803711
+        0x75bc, // upper_a 0.42919922
+        0x68d9, // upper_b 0.13824463
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
-        0x61a0, // upper_f 0.07519531
-        0x7728, // upper_g 0.4736328
-        0x6135, // upper_h 0.07192993
+        0x5d19, // upper_f 0.05116272
+        0x76e4, // upper_g 0.46533203
+        0x61a4, // upper_h 0.07531738
         0x0000, // upper_i 0.0
-        0x7f9a, // upper_j 0.97509766
-        0x7ba1, // upper_k 0.72680664
+        0x7f52, // upper_j 0.95751953
+        0x7bdc, // upper_k 0.74121094
         0x0000, // upper_l 0.0
         0x0000, // upper_m 0.0
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x6dec, // upper_p 0.2175293
-        0x7ddc, // upper_q 0.86621094
+        0x6e0c, // upper_p 0.21948242
+        0x7dbe, // upper_q 0.8588867
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x5f98, // upper_w 0.060913086
+        0x5f48, // upper_w 0.059692383
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
-        0x7349, // upper_z 0.35266113
-        0x7ec8, // arabic_marks 0.9238281
-        0x8ddc, // han_rare 3.4648438
+        0x73ac, // upper_z 0.3647461
+        0x7ecd, // arabic_marks 0.9250488
+        0x8c2f, // han_rare 3.0458984
         0x7bc0, // hebrew_marks 0.734375
+        0x883a, // han_ext 2.0566406
     ],
     // gemma3
     [
         0x0000, // bias 0.0
-        0x7c84, // latin_runs 0.78222656
+        0x7c87, // latin_runs 0.782959
         0x0000, // latin_chars 0.0
-        0x68ad, // latin_nonascii 0.13555908
-        0x64f6, // latin_case_splits 0.101257324
-        0x692e, // latin_long 0.14343262
+        0x6896, // latin_nonascii 0.13415527
+        0x6505, // latin_case_splits 0.10171509
+        0x6936, // latin_long 0.1439209
         0x0000, // latin_caps_runs 0.0
-        0x8154, // cyr_runs 1.1660156
-        0x5edf, // cyr_chars 0.05809021
-        0x5b2e, // greek_runs 0.043670654
-        0x7472, // greek_chars 0.38891602
+        0x8153, // cyr_runs 1.1655273
+        0x5ebe, // cyr_chars 0.05758667
+        0x5bb9, // greek_runs 0.045791626
+        0x746d, // greek_chars 0.38830566
         0x0000, // arabic_runs 0.0
-        0x7368, // arabic_chars 0.3564453
-        0x4a71, // indic_runs 0.010196686
-        0x7151, // indic_chars 0.2911377
-        0x87ed, // sea_runs 1.9907227
-        0x6806, // sea_chars 0.12536621
-        0x8ccd, // other_runs 3.2001953
+        0x7366, // arabic_chars 0.35620117
+        0x5016, // indic_runs 0.015792847
+        0x7143, // indic_chars 0.2894287
+        0x87f0, // sea_runs 1.9921875
+        0x67cd, // sea_chars 0.1234436
+        0x8ccf, // other_runs 3.2021484
         0x0000, // other_chars 0.0
-        0x78f0, // han_chars 0.55859375
-        0x0000, // han_runs 0.0
-        0x73e9, // kana_chars 0.37219238
+        0x78de, // han_chars 0.5541992
+        0x58d2, // han_runs 0.034454346
+        0x73e1, // kana_chars 0.37121582
         0x0000, // kana_runs 0.0
-        0x6cd1, // hangul_chars 0.20025635
-        0x8277, // hangul_runs 1.3081055
-        0x8212, // cjk_punct 1.2587891
-        0x8004, // digits 1.0019531
-        0x6dcc, // digit_runs 0.21557617
+        0x6cda, // hangul_chars 0.20080566
+        0x8271, // hangul_runs 1.3051758
+        0x8225, // cjk_punct 1.2680664
+        0x8006, // digits 1.0029297
+        0x6d58, // digit_runs 0.2084961
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x72e5, // punct_runs 0.3404541
-        0x8076, // sym2 1.0576172
-        0x7398, // sym3 0.3623047
-        0x991e, // sym4 9.1171875
-        0x83f7, // emoji 1.4956055
-        0x6d71, // emoji_mods 0.21002197
+        0x7276, // punct_runs 0.3269043
+        0x8072, // sym2 1.0556641
+        0x7334, // sym3 0.35009766
+        0x9936, // sym4 9.2109375
+        0x83ef, // emoji 1.4916992
+        0x6da8, // emoji_mods 0.2133789
         0x0000, // spaces_single 0.0
-        0x7f28, // ws_runs 0.9472656
+        0x7f09, // ws_runs 0.93969727
         0x0000, // ws_run_chars 0.0
-        0x8250, // nl_runs 1.2890625
+        0x8258, // nl_runs 1.2929688
         0x0000, // nl_chars 0.0
-        0x69dd, // tabs 0.15411377
+        0x69b7, // tabs 0.15179443
         0x0000, // rep_runs 0.0
-        0x5d7b, // rep_chars 0.05265808
-        0x5cdd, // b64_chars 0.050247192
-        0x3c48, // hex_chars 0.002998352
+        0x5d5f, // rep_chars 0.052230835
+        0x5c7d, // b64_chars 0.04878235
+        0x37f4, // hex_chars 0.001947403
         0x0000, // control 0.0
-        0x8672, // other_ws 1.8056641
+        0x8692, // other_ws 1.8212891
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6e09, // word_after_punct 0.21929932
-        0x6a7f, // punct_single 0.16400146
-        0x5d89, // nonlatin_long 0.052871704
-        0x7eba, // caps_then_lower 0.92041016
-        0x4b7d, // mixed_alnum_chars 0.011219025
+        0x6dbf, // word_after_punct 0.21478271
+        0x6b39, // punct_single 0.175354
+        0x5e1d, // nonlatin_long 0.055130005
+        0x7ec1, // caps_then_lower 0.92211914
+        0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x7fac, // rep_alpha_runs 0.9794922
-        0x6fe7, // rep_alpha_chars 0.24847412
-        0x88ce, // rep_wide_runs 2.2011719
-        0x645d, // rep_wide_chars 0.096588135
-        0x590c, // ws_long 0.035339355
-        0x5b74, // letter_a 0.04473877
-        0x6528, // letter_b 0.1027832
+        0x80b5, // rep_alpha_runs 1.0883789
+        0x6ead, // rep_alpha_chars 0.22930908
+        0x88c5, // rep_wide_runs 2.1923828
+        0x646d, // rep_wide_chars 0.097076416
+        0x5905, // ws_long 0.035232544
+        0x5c46, // letter_a 0.047943115
+        0x6746, // letter_b 0.11932373
         0x0000, // letter_c 0.0
-        0x6a1a, // letter_d 0.15783691
+        0x6a0e, // letter_d 0.15710449
         0x0000, // letter_e 0.0
-        0x5962, // letter_f 0.03665161
+        0x5ecf, // letter_f 0.05784607
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
         0x0000, // letter_i 0.0
-        0x72fc, // letter_j 0.34326172
-        0x74ba, // letter_k 0.39770508
-        0x66e1, // letter_l 0.116241455
-        0x6d1f, // letter_m 0.20501709
-        0x6671, // letter_n 0.11282349
-        0x5dc0, // letter_o 0.053710938
-        0x63a3, // letter_p 0.090911865
-        0x783c, // letter_q 0.51464844
-        0x6922, // letter_r 0.1427002
+        0x7310, // letter_j 0.34570313
+        0x748b, // letter_k 0.39196777
+        0x65b6, // letter_l 0.1071167
+        0x6d76, // letter_m 0.21032715
+        0x669c, // letter_n 0.11413574
+        0x5cdb, // letter_o 0.050216675
+        0x63ae, // letter_p 0.09124756
+        0x78ae, // letter_q 0.54248047
+        0x68fb, // letter_r 0.14031982
         0x0000, // letter_s 0.0
-        0x41af, // letter_t 0.0047283173
-        0x6277, // letter_u 0.08175659
-        0x7541, // letter_v 0.41418457
+        0x2bf0, // letter_t 0.0007286072
+        0x60b6, // letter_u 0.0680542
+        0x75ad, // letter_v 0.42736816
         0x0000, // letter_w 0.0
-        0x54ce, // letter_x 0.025009155
+        0x5d06, // letter_x 0.050872803
         0x0000, // letter_y 0.0
-        0x819a, // letter_z 1.2001953
+        0x818d, // letter_z 1.1938477
         0x0000, // indic2_runs 0.0
         0x717c, // bengali_chars 0.29638672
         0x7aa7, // gurmukhi_chars 0.6657715
-        0x76fe, // gujarati_chars 0.46850586
-        0x7cc0, // odia_chars 0.796875
-        0x6e5e, // tamil_chars 0.2244873
-        0x7509, // telugu_chars 0.40734863
-        0x74fa, // kannada_chars 0.40551758
-        0x71e9, // malayalam_chars 0.30969238
-        0x786a, // sinhala_chars 0.5258789
-        0x7dea, // digits_after_blank 0.8696289
-        0x63f3, // bare_word_chars 0.09335327
-        0x7c06, // latin_ext_a 0.75146484
+        0x76f9, // gujarati_chars 0.4678955
+        0x7cbe, // odia_chars 0.7963867
+        0x6e53, // tamil_chars 0.22381592
+        0x7503, // telugu_chars 0.4066162
+        0x74f4, // kannada_chars 0.40478516
+        0x71e1, // malayalam_chars 0.30871582
+        0x7868, // sinhala_chars 0.5253906
+        0x7df9, // digits_after_blank 0.873291
+        0x63f5, // bare_word_chars 0.09341431
+        0x7c1a, // latin_ext_a 0.75634766
         0x0000, // latin_ext_b 0.0
-        0x9009, // cyrillic_ext 4.017578
-        0x6af4, // hebrew 0.17114258
+        0x9035, // cyrillic_ext 4.1035156
+        0x6af3, // hebrew 0.17108154
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x7f69, // cyr_nonrussian 0.96313477
-        0x744b, // ascii_21 0.38415527
-        0x6f58, // ascii_22 0.2397461
-        0x7924, // ascii_23 0.57128906
-        0x70e6, // ascii_24 0.27807617
-        0x7895, // ascii_25 0.53637695
-        0x7fad, // ascii_26 0.9797363
-        0x7431, // ascii_27 0.38098145
+        0x7f77, // cyr_nonrussian 0.96655273
+        0x7472, // ascii_21 0.38891602
+        0x6fb9, // ascii_22 0.2456665
+        0x790f, // ascii_23 0.5661621
+        0x7166, // ascii_24 0.29370117
+        0x7889, // ascii_25 0.53344727
+        0x7fac, // ascii_26 0.9794922
+        0x7481, // ascii_27 0.39074707
         0x0000, // ascii_28 0.0
-        0x789a, // ascii_29 0.53759766
-        0x62b3, // ascii_2a 0.08358765
-        0x7d25, // ascii_2b 0.8215332
-        0x7159, // ascii_2c 0.29211426
-        0x73c8, // ascii_2d 0.36816406
-        0x67c1, // ascii_2e 0.12307739
-        0x6e8c, // ascii_2f 0.22729492
-        0x7080, // ascii_3a 0.265625
+        0x78e8, // ascii_29 0.5566406
+        0x6398, // ascii_2a 0.09057617
+        0x7d2a, // ascii_2b 0.8227539
+        0x718d, // ascii_2c 0.2984619
+        0x740e, // ascii_2d 0.37670898
+        0x687f, // ascii_2e 0.13275146
+        0x6edb, // ascii_2f 0.2321167
+        0x70dd, // ascii_3a 0.27697754
         0x0000, // ascii_3b 0.0
-        0x5a23, // ascii_3c 0.039596558
-        0x7616, // ascii_3d 0.44018555
-        0x5a15, // ascii_3e 0.039382935
-        0x7ad5, // ascii_3f 0.67700195
+        0x602b, // ascii_3c 0.063812256
+        0x762a, // ascii_3d 0.44262695
+        0x53ea, // ascii_3e 0.023269653
+        0x7a8b, // ascii_3f 0.65893555
         0x7ce5, // ascii_40 0.8059082
-        0x7888, // ascii_5b 0.5332031
-        0x7948, // ascii_5c 0.5800781
+        0x78a1, // ascii_5b 0.53930664
+        0x795b, // ascii_5c 0.5847168
         0x0000, // ascii_5d 0.0
-        0x8764, // ascii_5e 1.9238281
-        0x6e2c, // ascii_5f 0.22143555
+        0x87d0, // ascii_5e 1.9765625
+        0x6e4f, // ascii_5f 0.22357178
         0x0000, // ascii_60 0.0
-        0x6271, // ascii_7b 0.08157349
-        0x7af7, // ascii_7c 0.68530273
-        0x68a9, // ascii_7d 0.13531494
-        0x7d59, // ascii_7e 0.8342285
-        0x74fd, // upper_a 0.4058838
-        0x6969, // upper_b 0.14703369
+        0x5802, // ascii_7b 0.031280518
+        0x7ad9, // ascii_7c 0.6779785
+        0x6c1b, // ascii_7d 0.18914795
+        0x7c8b, // ascii_7e 0.78393555
+        0x74eb, // upper_a 0.40368652
+        0x68bb, // upper_b 0.13641357
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x70bd, // upper_g 0.2730713
-        0x66cd, // upper_h 0.1156311
+        0x7033, // upper_g 0.2562256
+        0x68d2, // upper_h 0.13781738
         0x0000, // upper_i 0.0
-        0x816c, // upper_j 1.1777344
-        0x8137, // upper_k 1.1518555
+        0x8131, // upper_j 1.1489258
+        0x815d, // upper_k 1.1704102
         0x0000, // upper_l 0.0
-        0x5323, // upper_m 0.021751404
+        0x51d7, // upper_m 0.019218445
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x704d, // upper_p 0.2593994
-        0x80c7, // upper_q 1.097168
+        0x7094, // upper_p 0.2680664
+        0x808d, // upper_q 1.0688477
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
-        0x6417, // upper_w 0.094451904
+        0x6462, // upper_w 0.09674072
         0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
-        0x790a, // upper_z 0.5649414
-        0x78a8, // arabic_marks 0.5410156
-        0x8e42, // han_rare 3.5644531
+        0x7934, // upper_z 0.5751953
+        0x78aa, // arabic_marks 0.5415039
+        0x8c82, // han_rare 3.1269531
         0x8026, // hebrew_marks 1.0185547
+        0x87a4, // han_ext 1.9550781
     ],
     // mistral-v1
     [
-        0x5dec, // bias 0.054382324
-        0x77f5, // latin_runs 0.49865723
+        0x0000, // bias 0.0
+        0x7860, // latin_runs 0.5234375
         0x0000, // latin_chars 0.0
-        0x8571, // latin_nonascii 1.6801758
-        0x439d, // latin_case_splits 0.0056705475
-        0x564d, // latin_long 0.027931213
+        0x8567, // latin_nonascii 1.675293
+        0x4bee, // latin_case_splits 0.011650085
+        0x5867, // latin_long 0.032821655
         0x0000, // latin_caps_runs 0.0
-        0x7e30, // cyr_runs 0.88671875
-        0x7211, // cyr_chars 0.3145752
-        0x84cc, // greek_runs 1.5996094
-        0x7e0a, // greek_chars 0.8774414
-        0x7ed6, // arabic_runs 0.9272461
-        0x7d14, // arabic_chars 0.8173828
-        0x835a, // indic_runs 1.4189453
-        0x7e59, // indic_chars 0.8967285
-        0x8235, // sea_runs 1.2758789
-        0x7f44, // sea_chars 0.95410156
-        0x96eb, // other_runs 7.4589844
+        0x7e7d, // cyr_runs 0.9055176
+        0x7202, // cyr_chars 0.31274414
+        0x84fd, // greek_runs 1.6235352
+        0x7e01, // greek_chars 0.87524414
+        0x7ecd, // arabic_runs 0.9250488
+        0x7d1d, // arabic_chars 0.8195801
+        0x8378, // indic_runs 1.4335938
+        0x7e4e, // indic_chars 0.89404297
+        0x8225, // sea_runs 1.2680664
+        0x7f42, // sea_chars 0.9536133
+        0x96f1, // other_runs 7.470703
         0x0000, // other_chars 0.0
-        0x8023, // han_chars 1.0170898
+        0x8024, // han_chars 1.0175781
         0x0000, // han_runs 0.0
-        0x7ecf, // kana_chars 0.9255371
-        0x77d0, // kana_runs 0.49414063
+        0x7ea7, // kana_chars 0.9157715
+        0x78be, // kana_runs 0.5463867
         0x8041, // hangul_chars 1.0317383
         0x7e9d, // hangul_runs 0.9133301
-        0x834c, // cjk_punct 1.4121094
-        0x7fef, // digits 0.9958496
-        0x6f3d, // digit_runs 0.23809814
+        0x834f, // cjk_punct 1.4135742
+        0x7ff2, // digits 0.99658203
+        0x6ecb, // digit_runs 0.23114014
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x5fef, // punct_runs 0.0622406
-        0x8892, // sym2 2.1425781
-        0x81b8, // sym3 1.2148438
-        0x9b1f, // sym4 11.121094
-        0x905e, // emoji 4.1835938
+        0x5c2e, // punct_runs 0.047576904
+        0x88ac, // sym2 2.1679688
+        0x81a4, // sym3 1.2050781
+        0x9b9c, // sym4 11.609375
+        0x905d, // emoji 4.1816406
         0x0000, // emoji_mods 0.0
-        0x515b, // spaces_single 0.0182724
-        0x7a86, // ws_runs 0.65771484
-        0x5ae9, // ws_run_chars 0.042617798
-        0x791c, // nl_runs 0.56933594
-        0x790a, // nl_chars 0.5649414
-        0x7d81, // tabs 0.84399414
-        0x7ac1, // rep_runs 0.67211914
-        0x5c7d, // rep_chars 0.04878235
-        0x6a4b, // b64_chars 0.16082764
-        0x4203, // hex_chars 0.0048885345
-        0xa8f6, // control 35.84375
-        0x7013, // other_ws 0.25231934
+        0x45b4, // spaces_single 0.006690979
+        0x7a7d, // ws_runs 0.6555176
+        0x5add, // ws_run_chars 0.042434692
+        0x7902, // nl_runs 0.5629883
+        0x7936, // nl_chars 0.5756836
+        0x7d8d, // tabs 0.8469238
+        0x7a7b, // rep_runs 0.6550293
+        0x5cb1, // rep_chars 0.049575806
+        0x6a6b, // b64_chars 0.16278076
+        0x493b, // hex_chars 0.00901413
+        0xa91b, // control 36.421875
+        0x6f11, // other_ws 0.2354126
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x71ab, // word_after_punct 0.30212402
-        0x71e5, // punct_single 0.3092041
+        0x70f1, // word_after_punct 0.27941895
+        0x72bc, // punct_single 0.33544922
         0x0000, // nonlatin_long 0.0
-        0x7c9b, // caps_then_lower 0.7878418
-        0x5ed9, // mixed_alnum_chars 0.057998657
+        0x7c9e, // caps_then_lower 0.7885742
+        0x5c9b, // mixed_alnum_chars 0.049240112
         0x0000, // backslash_words 0.0
-        0x87b2, // rep_alpha_runs 1.9619141
-        0x6e94, // rep_alpha_chars 0.2277832
+        0x8818, // rep_alpha_runs 2.0234375
+        0x6c56, // rep_alpha_chars 0.19274902
         0x885f, // rep_wide_runs 2.0927734
-        0x777d, // rep_wide_chars 0.4840088
-        0x557d, // ws_long 0.0263443
-        0x789d, // letter_a 0.5383301
-        0x7852, // letter_b 0.52001953
+        0x778c, // rep_wide_chars 0.48583984
+        0x5594, // ws_long 0.026519775
+        0x78a4, // letter_a 0.54003906
+        0x74e4, // letter_b 0.40283203
         0x0000, // letter_c 0.0
-        0x75b6, // letter_d 0.4284668
+        0x75a2, // letter_d 0.4260254
         0x0000, // letter_e 0.0
         0x0000, // letter_f 0.0
-        0x6ac6, // letter_g 0.16833496
-        0x5d43, // letter_h 0.05180359
-        0x71d9, // letter_i 0.30773926
-        0x70b7, // letter_j 0.27233887
-        0x816b, // letter_k 1.1772461
-        0x6728, // letter_l 0.1184082
-        0x6eb1, // letter_m 0.22955322
-        0x6f89, // letter_n 0.24273682
+        0x69c7, // letter_g 0.152771
+        0x5bae, // letter_h 0.04562378
+        0x7169, // letter_i 0.29406738
+        0x700e, // letter_j 0.25170898
+        0x8197, // letter_k 1.1987305
+        0x67c7, // letter_l 0.1232605
+        0x6e47, // letter_m 0.2230835
+        0x703b, // letter_n 0.25720215
         0x0000, // letter_o 0.0
-        0x5914, // letter_p 0.035461426
-        0x8031, // letter_q 1.0239258
-        0x6e3d, // letter_r 0.22247314
-        0x5a3a, // letter_s 0.03994751
+        0x5391, // letter_p 0.022590637
+        0x8012, // letter_q 1.0087891
+        0x6e26, // letter_r 0.22106934
+        0x56d9, // letter_s 0.028999329
         0x0000, // letter_t 0.0
-        0x68db, // letter_u 0.1383667
+        0x6866, // letter_u 0.13122559
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
         0x0000, // letter_x 0.0
         0x0000, // letter_y 0.0
-        0x83e1, // letter_z 1.4848633
-        0x6e48, // indic2_runs 0.22314453
-        0x8257, // bengali_chars 1.2924805
-        0x8b4d, // gurmukhi_chars 2.8251953
-        0x89bf, // gujarati_chars 2.4365234
-        0x8c4c, // odia_chars 3.0742188
-        0x819e, // tamil_chars 1.2021484
-        0x86bc, // telugu_chars 1.8417969
-        0x83be, // kannada_chars 1.4677734
-        0x891e, // malayalam_chars 2.2792969
-        0x875b, // sinhala_chars 1.9194336
-        0x7de2, // digits_after_blank 0.8676758
+        0x83cc, // letter_z 1.4746094
+        0x6fc2, // indic2_runs 0.24621582
+        0x824f, // bengali_chars 1.2885742
+        0x8b48, // gurmukhi_chars 2.8203125
+        0x89bb, // gujarati_chars 2.4326172
+        0x8c49, // odia_chars 3.071289
+        0x8196, // tamil_chars 1.1982422
+        0x86b5, // telugu_chars 1.8383789
+        0x83b8, // kannada_chars 1.4648438
+        0x8919, // malayalam_chars 2.274414
+        0x8754, // sinhala_chars 1.9160156
+        0x7e41, // digits_after_blank 0.89086914
         0x0000, // bare_word_chars 0.0
         0x0000, // latin_ext_a 0.0
-        0x7915, // latin_ext_b 0.56762695
-        0x91b3, // cyrillic_ext 4.8496094
-        0x6868, // hebrew 0.13134766
-        0x7966, // arabic_ext 0.58740234
-        0x6936, // lead_e1 0.1439209
-        0x64a6, // cont_94_97 0.09881592
-        0x63a0, // cyr_nonrussian 0.09082031
-        0x80fd, // ascii_21 1.1235352
-        0x7496, // ascii_22 0.39331055
-        0x7342, // ascii_23 0.35180664
-        0x7550, // ascii_24 0.41601563
-        0x7df5, // ascii_25 0.87231445
-        0x84d8, // ascii_26 1.6054688
-        0x7988, // ascii_27 0.5957031
-        0x48ab, // ascii_28 0.008464813
-        0x7e1b, // ascii_29 0.8815918
+        0x7999, // latin_ext_b 0.5998535
+        0x910f, // cyrillic_ext 4.529297
+        0x6840, // hebrew 0.12890625
+        0x7977, // arabic_ext 0.59155273
+        0x68c8, // lead_e1 0.13720703
+        0x6666, // cont_94_97 0.11248779
+        0x61f4, // cyr_nonrussian 0.07775879
+        0x80fa, // ascii_21 1.1220703
+        0x74d5, // ascii_22 0.40100098
+        0x73d3, // ascii_23 0.36950684
+        0x7530, // ascii_24 0.41210938
+        0x7e1c, // ascii_25 0.88183594
+        0x84fb, // ascii_26 1.6225586
+        0x7986, // ascii_27 0.59521484
+        0x692d, // ascii_28 0.14337158
+        0x7b91, // ascii_29 0.7229004
         0x0000, // ascii_2a 0.0
-        0x7f82, // ascii_2b 0.9692383
-        0x7569, // ascii_2c 0.41906738
-        0x7a82, // ascii_2d 0.6567383
-        0x7230, // ascii_2e 0.31835938
-        0x7168, // ascii_2f 0.2939453
-        0x73fd, // ascii_3a 0.3746338
-        0x66d9, // ascii_3b 0.115997314
+        0x7fbb, // ascii_2b 0.9831543
+        0x753d, // ascii_2c 0.4136963
+        0x7a89, // ascii_2d 0.65844727
+        0x71df, // ascii_2e 0.30847168
+        0x71a3, // ascii_2f 0.30114746
+        0x73c9, // ascii_3a 0.36828613
+        0x6775, // ascii_3b 0.12075806
         0x0000, // ascii_3c 0.0
-        0x7198, // ascii_3d 0.2998047
-        0x7b95, // ascii_3e 0.72387695
-        0x824d, // ascii_3f 1.2875977
-        0x8235, // ascii_40 1.2758789
-        0x7fb9, // ascii_5b 0.982666
-        0x7c5e, // ascii_5c 0.7729492
-        0x618e, // ascii_5d 0.074645996
-        0x89ba, // ascii_5e 2.4316406
-        0x714e, // ascii_5f 0.29077148
-        0x6c57, // ascii_60 0.19281006
+        0x7146, // ascii_3d 0.28979492
+        0x7bdd, // ascii_3e 0.7414551
+        0x81f9, // ascii_3f 1.246582
+        0x8226, // ascii_40 1.2685547
+        0x8004, // ascii_5b 1.0019531
+        0x7c60, // ascii_5c 0.7734375
+        0x61d4, // ascii_5d 0.07678223
+        0x8a39, // ascii_5e 2.555664
+        0x71f2, // ascii_5f 0.31079102
+        0x6c82, // ascii_60 0.19543457
         0x0000, // ascii_7b 0.0
-        0x7be7, // ascii_7c 0.7438965
-        0x766c, // ascii_7d 0.4506836
+        0x7bf6, // ascii_7c 0.7475586
+        0x7773, // ascii_7d 0.4827881
         0x0000, // ascii_7e 0.0
         0x0000, // upper_a 0.0
-        0x785f, // upper_b 0.52319336
-        0x6611, // upper_c 0.1098938
-        0x7453, // upper_d 0.38513184
-        0x6735, // upper_e 0.11880493
+        0x7a59, // upper_b 0.6467285
+        0x6592, // upper_c 0.10601807
+        0x741a, // upper_d 0.37817383
+        0x6708, // upper_e 0.11743164
         0x0000, // upper_f 0.0
-        0x741f, // upper_g 0.37878418
+        0x73e7, // upper_g 0.37194824
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x7e2a, // upper_j 0.8852539
-        0x7a49, // upper_k 0.64282227
+        0x7f42, // upper_j 0.9536133
+        0x7a23, // upper_k 0.6335449
         0x0000, // upper_l 0.0
-        0x773a, // upper_m 0.47583008
-        0x463e, // upper_n 0.006954193
+        0x76bb, // upper_m 0.46032715
+        0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7713, // upper_p 0.47106934
-        0x6d0f, // upper_q 0.20404053
+        0x76f1, // upper_p 0.46691895
+        0x6dfc, // upper_q 0.21850586
         0x0000, // upper_r 0.0
-        0x70d2, // upper_s 0.27563477
+        0x70dd, // upper_s 0.27697754
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
         0x0000, // upper_w 0.0
-        0x8219, // upper_x 1.262207
-        0x7c90, // upper_y 0.78515625
+        0x81fa, // upper_x 1.2470703
+        0x7b96, // upper_y 0.7241211
         0x0000, // upper_z 0.0
-        0x6d6c, // arabic_marks 0.2097168
-        0x8d17, // han_rare 3.272461
-        0x701d, // hebrew_marks 0.25354004
+        0x6d68, // arabic_marks 0.20947266
+        0x8b15, // han_rare 2.7705078
+        0x701a, // hebrew_marks 0.25317383
+        0x8158, // han_ext 1.1679688
     ],
     // claude-legacy
     [
-        0x616b, // bias 0.07357788
-        0x7a56, // latin_runs 0.6459961
+        0x54e3, // bias 0.025169373
+        0x7a71, // latin_runs 0.6525879
         0x0000, // latin_chars 0.0
-        0x8555, // latin_nonascii 1.6665039
-        0x69f5, // latin_case_splits 0.15557861
-        0x57d3, // latin_long 0.030906677
+        0x8551, // latin_nonascii 1.6645508
+        0x69e1, // latin_case_splits 0.15435791
+        0x58d6, // latin_long 0.03451538
         0x0000, // latin_caps_runs 0.0
-        0x8247, // cyr_runs 1.284668
-        0x7363, // cyr_chars 0.35583496
-        0x6a2d, // greek_runs 0.15899658
-        0x823b, // greek_chars 1.2788086
-        0x7d54, // arabic_runs 0.8330078
-        0x7e09, // arabic_chars 0.87719727
-        0x747e, // indic_runs 0.39038086
-        0x8219, // indic_chars 1.262207
-        0x8af9, // sea_runs 2.743164
-        0x852e, // sea_chars 1.6474609
-        0x9c52, // other_runs 12.3203125
+        0x8231, // cyr_runs 1.2739258
+        0x7375, // cyr_chars 0.35803223
+        0x69bb, // greek_runs 0.15203857
+        0x823f, // greek_chars 1.2807617
+        0x7d38, // arabic_runs 0.8261719
+        0x7e10, // arabic_chars 0.87890625
+        0x743b, // indic_runs 0.38220215
+        0x821e, // indic_chars 1.2646484
+        0x8ae0, // sea_runs 2.71875
+        0x8536, // sea_chars 1.6513672
+        0x9c53, // other_runs 12.324219
         0x0000, // other_chars 0.0
-        0x7d84, // han_chars 0.84472656
-        0x5a82, // han_runs 0.041046143
-        0x7f90, // kana_chars 0.97265625
-        0x6959, // kana_runs 0.14605713
-        0x8107, // hangul_chars 1.128418
-        0x7b4a, // hangul_runs 0.7055664
-        0x837f, // cjk_punct 1.4370117
-        0x5337, // digits 0.021903992
-        0x618e, // digit_runs 0.074645996
-        0x80b5, // digit_groups3 1.0883789
+        0x7d65, // han_chars 0.8371582
+        0x6374, // han_runs 0.08947754
+        0x7f96, // kana_chars 0.9741211
+        0x6756, // kana_runs 0.11981201
+        0x8105, // hangul_chars 1.1274414
+        0x7b58, // hangul_runs 0.7089844
+        0x8388, // cjk_punct 1.4414063
+        0x5263, // digits 0.02028656
+        0x61d0, // digit_runs 0.076660156
+        0x80bd, // digit_groups3 1.0922852
         0x0000, // punct 0.0
-        0x762f, // punct_runs 0.4432373
-        0x884a, // sym2 2.0722656
-        0x8157, // sym3 1.1674805
-        0x9ba2, // sym4 11.6328125
-        0x8c5d, // emoji 3.0908203
-        0x831a, // emoji_mods 1.3876953
+        0x75f5, // punct_runs 0.43615723
+        0x883d, // sym2 2.0595703
+        0x813f, // sym3 1.1557617
+        0x9baa, // sym4 11.6640625
+        0x8c6b, // emoji 3.1044922
+        0x82f4, // emoji_mods 1.3691406
         0x0000, // spaces_single 0.0
-        0x6888, // ws_runs 0.13330078
+        0x68a9, // ws_runs 0.13531494
         0x0000, // ws_run_chars 0.0
-        0x7f62, // nl_runs 0.9614258
-        0x6b1f, // nl_chars 0.17376709
-        0x7516, // tabs 0.40893555
-        0x7990, // rep_runs 0.59765625
-        0x5017, // rep_chars 0.015800476
-        0x5a8e, // b64_chars 0.041229248
+        0x7f31, // nl_runs 0.9494629
+        0x6ba7, // nl_chars 0.18206787
+        0x7527, // tabs 0.41101074
+        0x79e5, // rep_runs 0.6184082
+        0x5012, // rep_chars 0.01576233
+        0x5a16, // b64_chars 0.039398193
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
         0x0000, // other_ws 0.0
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6b75, // word_after_punct 0.17901611
-        0x5912, // punct_single 0.03543091
-        0x5a2c, // nonlatin_long 0.039733887
-        0x6eec, // caps_then_lower 0.2331543
+        0x6b35, // word_after_punct 0.17510986
+        0x5ae8, // punct_single 0.04260254
+        0x5932, // nonlatin_long 0.03591919
+        0x6fa8, // caps_then_lower 0.2446289
         0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x860a, // rep_alpha_runs 1.7548828
-        0x53cf, // rep_alpha_chars 0.02306366
+        0x865d, // rep_alpha_runs 1.7954102
+        0x49fb, // rep_alpha_chars 0.0097465515
         0x982f, // rep_wide_runs 8.183594
-        0x6124, // rep_wide_chars 0.07141113
-        0x49d1, // ws_long 0.009586334
-        0x76bc, // letter_a 0.46044922
-        0x7250, // letter_b 0.32226563
+        0x614d, // rep_wide_chars 0.07266235
+        0x49da, // ws_long 0.0096206665
+        0x76ca, // letter_a 0.4621582
+        0x7139, // letter_b 0.288208
         0x0000, // letter_c 0.0
-        0x737b, // letter_d 0.35876465
+        0x7335, // letter_d 0.35021973
         0x0000, // letter_e 0.0
         0x0000, // letter_f 0.0
-        0x6bb6, // letter_g 0.1829834
+        0x6b0f, // letter_g 0.17279053
         0x0000, // letter_h 0.0
-        0x6cbe, // letter_i 0.19909668
-        0x7f39, // letter_j 0.951416
-        0x81e4, // letter_k 1.2363281
-        0x64c1, // letter_l 0.09963989
-        0x57ba, // letter_m 0.030715942
-        0x6f13, // letter_n 0.23553467
+        0x6ba6, // letter_i 0.18200684
+        0x7f0d, // letter_j 0.9406738
+        0x81fc, // letter_k 1.2480469
+        0x64ec, // letter_l 0.10095215
+        0x5783, // letter_m 0.030296326
+        0x6f93, // letter_n 0.24334717
         0x0000, // letter_o 0.0
-        0x6573, // letter_p 0.10507202
-        0x80e6, // letter_q 1.1123047
-        0x64e4, // letter_r 0.10070801
+        0x6576, // letter_p 0.105163574
+        0x811b, // letter_q 1.1381836
+        0x653d, // letter_r 0.10342407
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x684e, // letter_u 0.12976074
+        0x6835, // letter_u 0.12823486
         0x0000, // letter_v 0.0
         0x0000, // letter_w 0.0
-        0x59d7, // letter_x 0.03843689
+        0x58cc, // letter_x 0.034362793
         0x0000, // letter_y 0.0
-        0x88fd, // letter_z 2.2470703
-        0x86a4, // indic2_runs 1.8300781
-        0x85f0, // bengali_chars 1.7421875
-        0x8b00, // gurmukhi_chars 2.75
-        0x8b13, // gujarati_chars 2.7685547
-        0x8b1c, // odia_chars 2.7773438
-        0x86c7, // tamil_chars 1.847168
-        0x8852, // telugu_chars 2.0800781
-        0x884f, // kannada_chars 2.0771484
-        0x88a1, // malayalam_chars 2.1572266
-        0x83c8, // sinhala_chars 1.4726563
-        0x5b1c, // digits_after_blank 0.043395996
+        0x88fc, // letter_z 2.2460938
+        0x868f, // indic2_runs 1.8198242
+        0x85f5, // bengali_chars 1.7446289
+        0x8b03, // gurmukhi_chars 2.7529297
+        0x8b16, // gujarati_chars 2.7714844
+        0x8b1e, // odia_chars 2.7792969
+        0x86cd, // tamil_chars 1.8500977
+        0x8854, // telugu_chars 2.0820313
+        0x8851, // kannada_chars 2.0791016
+        0x88a4, // malayalam_chars 2.1601563
+        0x83ce, // sinhala_chars 1.4755859
+        0x5baf, // digits_after_blank 0.045639038
         0x0000, // bare_word_chars 0.0
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
-        0x903e, // cyrillic_ext 4.1210938
+        0x901a, // cyrillic_ext 4.0507813
         0x0000, // hebrew 0.0
-        0x7a4e, // arabic_ext 0.64404297
-        0x7e31, // lead_e1 0.8869629
+        0x7a5b, // arabic_ext 0.6472168
+        0x7e24, // lead_e1 0.88378906
         0x0000, // cont_94_97 0.0
-        0x84fe, // cyr_nonrussian 1.6240234
-        0x82fc, // ascii_21 1.3730469
-        0x65dc, // ascii_22 0.10827637
-        0x78cb, // ascii_23 0.54956055
-        0x69dd, // ascii_24 0.15411377
-        0x7b1f, // ascii_25 0.69506836
-        0x83df, // ascii_26 1.4838867
-        0x6530, // ascii_27 0.103027344
+        0x8501, // cyr_nonrussian 1.6254883
+        0x8321, // ascii_21 1.3911133
+        0x6695, // ascii_22 0.11392212
+        0x78f0, // ascii_23 0.55859375
+        0x699e, // ascii_24 0.15026855
+        0x7b3a, // ascii_25 0.70166016
+        0x83d0, // ascii_26 1.4765625
+        0x65af, // ascii_27 0.106903076
         0x0000, // ascii_28 0.0
-        0x71b8, // ascii_29 0.30371094
+        0x71da, // ascii_29 0.30786133
         0x0000, // ascii_2a 0.0
-        0x816b, // ascii_2b 1.1772461
-        0x7209, // ascii_2c 0.31359863
-        0x731b, // ascii_2d 0.3470459
-        0x6a7a, // ascii_2e 0.16369629
-        0x69d6, // ascii_2f 0.15368652
-        0x6b58, // ascii_3a 0.1772461
+        0x8179, // ascii_2b 1.184082
+        0x71e1, // ascii_2c 0.30871582
+        0x733b, // ascii_2d 0.35095215
+        0x6a6d, // ascii_2e 0.16290283
+        0x6a36, // ascii_2f 0.1595459
+        0x6add, // ascii_3a 0.16973877
         0x0000, // ascii_3b 0.0
-        0x6b68, // ascii_3c 0.17822266
-        0x74bf, // ascii_3d 0.39831543
-        0x5e6c, // ascii_3e 0.05633545
-        0x7fc1, // ascii_3f 0.98461914
-        0x7711, // ascii_40 0.4708252
-        0x7122, // ascii_5b 0.2854004
-        0x7a53, // ascii_5c 0.6452637
-        0x7478, // ascii_5d 0.38964844
-        0x8686, // ascii_5e 1.8154297
-        0x5e46, // ascii_5f 0.055755615
-        0x6408, // ascii_60 0.09399414
+        0x6a46, // ascii_3c 0.16052246
+        0x74b2, // ascii_3d 0.39672852
+        0x61d6, // ascii_3e 0.07684326
+        0x7fcc, // ascii_3f 0.9873047
+        0x7791, // ascii_40 0.4864502
+        0x70f4, // ascii_5b 0.27978516
+        0x7a34, // ascii_5c 0.6376953
+        0x74e5, // ascii_5d 0.4029541
+        0x8707, // ascii_5e 1.878418
+        0x5f4a, // ascii_5f 0.0597229
+        0x644b, // ascii_60 0.09603882
         0x0000, // ascii_7b 0.0
-        0x7912, // ascii_7c 0.56689453
-        0x5e11, // ascii_7d 0.0549469
+        0x7904, // ascii_7c 0.56347656
+        0x600a, // ascii_7d 0.062805176
         0x0000, // ascii_7e 0.0
-        0x64a9, // upper_a 0.09890747
-        0x75d6, // upper_b 0.43237305
-        0x60c0, // upper_c 0.068359375
+        0x64f9, // upper_a 0.10134888
+        0x76bd, // upper_b 0.4605713
+        0x6059, // upper_c 0.065216064
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7037, // upper_g 0.25671387
-        0x50bb, // upper_h 0.017051697
+        0x7038, // upper_g 0.25683594
+        0x5497, // upper_h 0.024589539
         0x0000, // upper_i 0.0
-        0x7a92, // upper_j 0.66064453
-        0x7f47, // upper_k 0.954834
+        0x7a6a, // upper_j 0.6508789
+        0x7f03, // upper_k 0.9382324
         0x0000, // upper_l 0.0
-        0x7879, // upper_m 0.529541
+        0x786f, // upper_m 0.5270996
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x756f, // upper_p 0.4197998
-        0x74c2, // upper_q 0.39868164
+        0x7555, // upper_p 0.41662598
+        0x749c, // upper_q 0.39404297
         0x0000, // upper_r 0.0
-        0x6c54, // upper_s 0.19262695
+        0x6c33, // upper_s 0.1906128
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x793e, // upper_v 0.5776367
+        0x78e2, // upper_v 0.5551758
         0x0000, // upper_w 0.0
-        0x3172, // upper_x 0.0011529922
+        0x0000, // upper_x 0.0
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x8269, // arabic_marks 1.3012695
-        0x8ba8, // han_rare 2.9140625
-        0x8201, // hebrew_marks 1.2504883
+        0x826a, // arabic_marks 1.3017578
+        0x8ac5, // han_rare 2.6923828
+        0x8200, // hebrew_marks 1.25
+        0x7a5a, // han_ext 0.64697266
     ],
 ];
 
@@ -1556,198 +1565,198 @@ pub(crate) const RATE_CODES: [[u16; 168]; 9] = [
 pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
     // o200k
     &[
-        [0.0021543503, -2.569336, 2.8427734], // empty
-        [0.005584717, -4.5566406, 4.5722656], // prose
-        [0.005918503, -2.569336, 13.433594], // cyrillic
-        [0.0026435852, -3.178711, 3.8642578], // arabic
-        [0.0018806458, -3.7617188, 5.8378906], // indic
-        [0.007276535, -5.5566406, 5.873047], // cjk
-        [0.0026197433, -2.569336, 7.3632813], // korean
-        [0.0046520233, -2.8691406, 6.548828], // other-script
-        [-0.0019116402, -3.805664, 5.7539063], // code
-        [-0.005311966, -3.5458984, 5.0390625], // json
-        [-0.002243042, -3.7324219, 2.8427734], // markup
-        [0.0048999786, -6.3984375, 3.0458984], // latex
-        [0.00027394295, -4.357422, 2.8427734], // tabular
-        [-0.0054340363, -2.569336, 2.8427734], // numeric
-        [0.0021772385, -4.580078, 2.8427734], // encoded
-        [0.011917114, -7.6621094, 4.138672], // emoji
-        [-0.037734985, -2.569336, 2.8427734], // repetitive
+        [0.0022439957, -2.6455078, 2.7353516], // empty
+        [0.0063323975, -4.716797, 4.4375], // prose
+        [0.005487442, -2.6455078, 13.734375], // cyrillic
+        [0.002746582, -3.2666016, 3.913086], // arabic
+        [0.0014843941, -3.7714844, 6.0097656], // indic
+        [0.009529114, -5.25, 3.8427734], // cjk
+        [0.0028381348, -2.6455078, 7.5253906], // korean
+        [0.0047664642, -2.9189453, 6.732422], // other-script
+        [-0.0015854836, -3.953125, 6.0078125], // code
+        [-0.006225586, -3.5927734, 5.357422], // json
+        [-0.0009713173, -3.6933594, 2.7353516], // markup
+        [0.0035123825, -6.4492188, 3.194336], // latex
+        [-0.0011162758, -4.4101563, 2.7353516], // tabular
+        [-0.0058937073, -2.6455078, 2.7353516], // numeric
+        [0.0013151169, -4.7382813, 2.7353516], // encoded
+        [0.011238098, -7.935547, 4.232422], // emoji
+        [-0.03933716, -2.6455078, 2.8125], // repetitive
     ],
     // cl100k
     &[
-        [0.0010929108, -2.4716797, 2.8085938], // empty
-        [0.0072021484, -5.734375, 4.0], // prose
-        [0.00288105, -2.4716797, 10.921875], // cyrillic
-        [-0.0001924634, -2.584961, 4.486328], // arabic
-        [-0.0026988983, -2.4716797, 2.8085938], // indic
-        [0.005756378, -4.9453125, 7.5625], // cjk
-        [0.01838684, -2.4716797, 6.4492188], // korean
-        [0.00024092197, -4.4628906, 3.9550781], // other-script
-        [-5.5238605e-5, -3.6757813, 6.3808594], // code
-        [-0.0002399087, -3.6347656, 5.9882813], // json
-        [-0.0037155151, -2.6152344, 3.194336], // markup
-        [-0.0020608902, -7.294922, 4.5625], // latex
-        [0.0035982132, -5.9746094, 2.8085938], // tabular
-        [-0.004545212, -2.4716797, 2.8085938], // numeric
-        [-0.00116539, -2.4716797, 2.8085938], // encoded
-        [0.004076004, -4.7441406, 5.263672], // emoji
-        [0.056045532, -2.4716797, 2.8085938], // repetitive
+        [0.0012459755, -2.4921875, 2.7705078], // empty
+        [0.00758934, -5.841797, 4.0722656], // prose
+        [0.0029468536, -2.4921875, 11.136719], // cyrillic
+        [-0.00022554398, -2.6357422, 4.595703], // arabic
+        [-0.0022821426, -2.4921875, 2.7705078], // indic
+        [0.0075855255, -4.361328, 7.8339844], // cjk
+        [0.01763153, -2.4921875, 6.5839844], // korean
+        [-1.5705824e-5, -4.5097656, 4.0546875], // other-script
+        [0.00034308434, -3.678711, 6.5253906], // code
+        [-0.0014801025, -3.6435547, 6.2246094], // json
+        [-0.0039052963, -2.5996094, 3.2470703], // markup
+        [-0.0035600662, -7.265625, 4.6835938], // latex
+        [0.0034694672, -5.6835938, 2.7705078], // tabular
+        [-0.0047740936, -2.4921875, 2.7705078], // numeric
+        [-0.00095915794, -2.4921875, 2.7705078], // encoded
+        [0.004180908, -4.3359375, 5.40625], // emoji
+        [0.056228638, -2.4921875, 2.7705078], // repetitive
     ],
     // llama3
     &[
-        [0.002371788, -2.5644531, 2.5761719], // empty
-        [0.0119018555, -5.498047, 4.357422], // prose
-        [-0.0007367134, -2.5644531, 13.082031], // cyrillic
-        [0.0033187866, -2.9970703, 4.3222656], // arabic
-        [0.0009913445, -2.5644531, 2.5761719], // indic
-        [0.003850937, -5.064453, 5.96875], // cjk
-        [-0.0014533997, -2.5644531, 4.6523438], // korean
-        [0.0052337646, -2.5644531, 4.3339844], // other-script
-        [-0.0009822845, -3.7626953, 7.7421875], // code
-        [-0.006547928, -3.4316406, 5.5742188], // json
-        [-0.006658554, -3.28125, 3.4648438], // markup
-        [-0.0011572838, -6.0117188, 3.8417969], // latex
-        [0.005373001, -5.6796875, 2.5761719], // tabular
-        [-0.01008606, -2.5644531, 2.5761719], // numeric
-        [-0.005273819, -2.5644531, 2.5761719], // encoded
-        [0.0055122375, -4.2148438, 9.035156], // emoji
-        [0.033721924, -2.5644531, 2.5761719], // repetitive
+        [0.0025291443, -2.6074219, 2.506836], // empty
+        [0.011245728, -5.580078, 4.361328], // prose
+        [-0.00037693977, -2.6074219, 13.261719], // cyrillic
+        [0.0033302307, -3.0800781, 4.451172], // arabic
+        [0.00093507767, -2.6074219, 2.506836], // indic
+        [0.01052475, -4.734375, 3.6259766], // cjk
+        [-0.0016446114, -2.6074219, 4.71875], // korean
+        [0.0051670074, -2.6074219, 4.4257813], // other-script
+        [-0.0004682541, -3.6054688, 7.9101563], // code
+        [-0.0073890686, -3.4941406, 5.8710938], // json
+        [-0.005765915, -3.3154297, 3.5126953], // markup
+        [-0.0010838509, -6.080078, 3.8710938], // latex
+        [0.0055236816, -6.0078125, 2.506836], // tabular
+        [-0.009674072, -2.6074219, 2.506836], // numeric
+        [-0.005235672, -2.6074219, 2.506836], // encoded
+        [0.0038366318, -4.9121094, 9.328125], // emoji
+        [0.03616333, -2.6074219, 2.506836], // repetitive
     ],
     // qwen3
     &[
-        [0.0026340485, -2.586914, 2.9814453], // empty
-        [0.010311127, -5.8085938, 4.939453], // prose
-        [0.004573822, -2.586914, 7.857422], // cyrillic
-        [0.005115509, -2.586914, 3.7382813], // arabic
-        [0.0010819435, -2.9521484, 2.9814453], // indic
-        [0.0153923035, -5.3046875, 4.734375], // cjk
-        [-0.0017213821, -2.586914, 4.6289063], // korean
-        [0.0035800934, -2.586914, 2.9814453], // other-script
-        [-0.0015597343, -3.631836, 6.220703], // code
-        [-0.011425018, -3.1972656, 5.3085938], // json
-        [-0.007036209, -2.6376953, 3.5429688], // markup
-        [0.0016922951, -6.0820313, 4.296875], // latex
-        [0.0008511543, -5.498047, 2.9814453], // tabular
-        [-0.0031023026, -2.586914, 2.9814453], // numeric
-        [-0.0018491745, -2.586914, 2.9814453], // encoded
-        [0.05178833, -5.453125, 5.2734375], // emoji
-        [0.053741455, -2.586914, 2.9814453], // repetitive
+        [0.0022993088, -2.6435547, 2.928711], // empty
+        [0.010101318, -5.9589844, 4.970703], // prose
+        [0.004392624, -2.6435547, 7.9960938], // cyrillic
+        [0.00573349, -2.6435547, 3.7919922], // arabic
+        [0.0012125969, -2.9326172, 2.928711], // indic
+        [0.015132904, -4.8222656, 3.4833984], // cjk
+        [-0.001718998, -2.6435547, 4.701172], // korean
+        [0.003458023, -2.6435547, 2.928711], // other-script
+        [-0.0023555756, -3.4746094, 6.3828125], // code
+        [-0.013034821, -3.2480469, 5.560547], // json
+        [-0.006450653, -2.7001953, 3.6982422], // markup
+        [0.00040650368, -6.0371094, 4.3671875], // latex
+        [0.0014982224, -5.5351563, 2.928711], // tabular
+        [-0.003127098, -2.6435547, 2.928711], // numeric
+        [-0.0024280548, -2.6435547, 2.928711], // encoded
+        [0.052612305, -5.7265625, 5.439453], // emoji
+        [0.053115845, -2.6435547, 2.928711], // repetitive
     ],
     // deepseek-v3
     &[
-        [0.0018725395, -2.1708984, 2.930664], // empty
-        [0.0057411194, -3.9804688, 3.8408203], // prose
-        [0.0022888184, -2.5722656, 11.261719], // cyrillic
-        [0.0013828278, -2.8339844, 4.4316406], // arabic
-        [-0.0007097721, -3.5292969, 4.8691406], // indic
-        [0.00028705597, -5.796875, 7.076172], // cjk
-        [0.010227203, -2.1708984, 4.796875], // korean
-        [0.005678177, -3.4589844, 5.1308594], // other-script
-        [0.00022381544, -4.8828125, 6.5839844], // code
-        [-0.0007264614, -4.359375, 4.560547], // json
-        [-0.004562378, -3.3613281, 2.930664], // markup
-        [-0.005241394, -6.3046875, 3.7324219], // latex
-        [-0.0017867088, -6.107422, 2.930664], // tabular
-        [-0.005903244, -2.1708984, 2.930664], // numeric
-        [0.0012626648, -9.003906, 2.930664], // encoded
-        [0.025413513, -4.986328, 5.1601563], // emoji
-        [-0.015838623, -2.1708984, 2.930664], // repetitive
+        [0.0020036697, -2.2451172, 2.8173828], // empty
+        [0.0056915283, -4.0976563, 3.8310547], // prose
+        [0.0022287369, -2.6376953, 11.644531], // cyrillic
+        [0.0011291504, -2.8964844, 4.6953125], // arabic
+        [-0.0010428429, -3.6220703, 5.015625], // indic
+        [0.004606247, -5.8828125, 4.3515625], // cjk
+        [0.010360718, -2.2451172, 4.8652344], // korean
+        [0.0054798126, -3.4853516, 5.435547], // other-script
+        [0.0003989935, -4.9492188, 6.78125], // code
+        [0.0010743141, -4.5410156, 4.951172], // json
+        [-0.0031747818, -3.5810547, 2.8173828], // markup
+        [-0.005065918, -6.5273438, 3.8232422], // latex
+        [-0.001294136, -6.1992188, 2.8173828], // tabular
+        [-0.005689621, -2.2451172, 2.8173828], // numeric
+        [-0.00073218346, -9.59375, 2.8173828], // encoded
+        [0.025115967, -5.3691406, 5.4746094], // emoji
+        [-0.016456604, -2.2451172, 2.8173828], // repetitive
     ],
     // gemini
     &[
-        [0.0019001961, -2.3007813, 2.663086], // empty
-        [0.003282547, -4.0117188, 4.7304688], // prose
-        [0.003566742, -2.9091797, 12.035156], // cyrillic
-        [0.0044517517, -3.7978516, 2.8916016], // arabic
-        [0.003460884, -3.2529297, 5.4453125], // indic
-        [0.004190445, -4.9140625, 7.294922], // cjk
-        [0.0027685165, -2.3007813, 3.7236328], // korean
-        [0.002673149, -5.625, 6.6992188], // other-script
-        [0.00017732382, -3.3642578, 4.3828125], // code
-        [-0.0036468506, -2.540039, 2.9472656], // json
-        [-0.0026788712, -2.3007813, 2.663086], // markup
-        [-0.00319767, -4.091797, 2.9658203], // latex
-        [-0.00092315674, -9.984375, 2.663086], // tabular
-        [-0.003911972, -2.3007813, 2.663086], // numeric
-        [0.0008547306, -2.3007813, 2.663086], // encoded
-        [0.03753662, -10.8515625, 9.640625], // emoji
-        [-0.008838654, -2.3007813, 2.663086], // repetitive
+        [0.0021152496, -2.2998047, 2.5996094], // empty
+        [0.0026845932, -4.0, 4.859375], // prose
+        [0.0036439896, -2.9511719, 12.410156], // cyrillic
+        [0.0041866302, -3.8447266, 2.9960938], // arabic
+        [0.0035905838, -3.3076172, 5.6875], // indic
+        [0.005887985, -5.5625, 6.1484375], // cjk
+        [0.0026855469, -2.2998047, 3.836914], // korean
+        [0.002688408, -6.0097656, 6.921875], // other-script
+        [0.00040495396, -3.3554688, 4.544922], // code
+        [-0.0040359497, -2.5957031, 3.0546875], // json
+        [-0.0023736954, -2.3691406, 2.5996094], // markup
+        [-0.0016851425, -4.154297, 2.9111328], // latex
+        [-0.0014615059, -10.09375, 2.5996094], // tabular
+        [-0.004142761, -2.2998047, 2.5996094], // numeric
+        [0.00011265278, -2.2998047, 2.5996094], // encoded
+        [0.03793335, -11.4609375, 9.7890625], // emoji
+        [-0.011730194, -2.2998047, 2.5996094], // repetitive
     ],
     // gemma3
     &[
-        [0.0015859604, -2.2822266, 2.5634766], // empty
-        [0.007001877, -3.9667969, 4.720703], // prose
-        [0.0033855438, -3.4316406, 13.453125], // cyrillic
-        [0.00075650215, -3.1591797, 3.2841797], // arabic
-        [0.0055770874, -5.3125, 7.3378906], // indic
-        [0.0034475327, -4.5546875, 5.8808594], // cjk
-        [-0.0006663799, -2.2822266, 5.9960938], // korean
-        [-0.005897522, -9.046875, 4.9746094], // other-script
-        [-0.0009813309, -3.6601563, 4.845703], // code
-        [-0.006433487, -2.3027344, 2.90625], // json
-        [0.0011043549, -2.600586, 2.5634766], // markup
-        [0.0020284653, -5.533203, 2.5839844], // latex
-        [-0.0026245117, -9.3203125, 2.5634766], // tabular
-        [-0.0048732758, -2.2822266, 2.5634766], // numeric
-        [0.0026893616, -2.2822266, 2.5634766], // encoded
-        [0.04220581, -7.5878906, 8.234375], // emoji
-        [-0.010784149, -2.5830078, 2.5634766], // repetitive
+        [0.0021686554, -2.2929688, 2.5166016], // empty
+        [0.006351471, -3.9648438, 4.826172], // prose
+        [0.003455162, -3.428711, 13.78125], // cyrillic
+        [0.0013570786, -3.1982422, 3.3779297], // arabic
+        [0.005542755, -5.5410156, 7.5566406], // indic
+        [0.0059890747, -4.8554688, 5.5429688], // cjk
+        [-0.00046920776, -2.2929688, 6.1054688], // korean
+        [-0.005876541, -9.605469, 5.1035156], // other-script
+        [-0.0012683868, -3.6542969, 5.015625], // code
+        [-0.006340027, -2.3769531, 3.008789], // json
+        [0.00047814846, -2.5791016, 2.5166016], // markup
+        [-0.0011014938, -5.498047, 2.6152344], // latex
+        [-0.003121376, -9.121094, 2.5166016], // tabular
+        [-0.0046138763, -2.2929688, 2.5166016], // numeric
+        [0.0026340485, -2.2929688, 2.5166016], // encoded
+        [0.042297363, -7.9433594, 8.3515625], // emoji
+        [-0.008968353, -2.6298828, 2.5166016], // repetitive
     ],
     // mistral-v1
     &[
-        [0.0011692047, -2.28125, 2.6484375], // empty
-        [0.0054626465, -4.75, 4.3339844], // prose
-        [0.0007035732, -2.28125, 14.503906], // cyrillic
-        [5.8069825e-5, -2.28125, 4.546875], // arabic
-        [7.95722e-5, -3.2529297, 3.5800781], // indic
-        [0.0044136047, -4.517578, 7.3867188], // cjk
-        [-0.0027809143, -2.28125, 3.2060547], // korean
-        [0.00022351742, -2.28125, 12.6015625], // other-script
-        [-2.7241185e-6, -3.4951172, 9.136719], // code
-        [0.0027217865, -2.428711, 4.8964844], // json
-        [-0.002875328, -2.600586, 3.8896484], // markup
-        [-0.009487152, -5.7226563, 5.4121094], // latex
-        [-0.002404213, -2.28125, 2.7128906], // tabular
-        [-0.0032787323, -2.28125, 2.6484375], // numeric
-        [0.002169609, -2.28125, 2.6484375], // encoded
-        [0.023796082, -2.6289063, 3.4404297], // emoji
-        [0.043304443, -2.6191406, 2.6484375], // repetitive
+        [0.0011200905, -2.2929688, 2.6279297], // empty
+        [0.0060539246, -4.8046875, 4.189453], // prose
+        [0.00048661232, -2.2929688, 14.6796875], // cyrillic
+        [0.00014948845, -2.2929688, 4.5820313], // arabic
+        [-2.5592744e-5, -3.296875, 3.671875], // indic
+        [0.0038404465, -3.5507813, 5.6875], // cjk
+        [-0.0028772354, -2.2929688, 3.2636719], // korean
+        [0.0003694296, -2.2929688, 12.6484375], // other-script
+        [-0.0005259514, -3.4580078, 9.296875], // code
+        [0.0026426315, -2.5498047, 4.935547], // json
+        [-0.0033502579, -2.5996094, 3.8798828], // markup
+        [-0.011615753, -5.7773438, 5.6816406], // latex
+        [-0.0021791458, -2.2929688, 2.7470703], // tabular
+        [-0.0032987595, -2.2929688, 2.6279297], // numeric
+        [0.00071144104, -2.2929688, 2.6279297], // encoded
+        [0.024536133, -2.7470703, 3.4521484], // emoji
+        [0.043426514, -2.7285156, 2.6279297], // repetitive
     ],
     // claude-legacy
     &[
-        [0.00228405, -2.3603516, 2.5527344], // empty
-        [0.0072631836, -4.4960938, 6.814453], // prose
-        [0.0029697418, -2.3603516, 9.136719], // cyrillic
-        [0.00049591064, -2.3603516, 3.3828125], // arabic
-        [0.0015416145, -2.3603516, 2.5527344], // indic
-        [0.002632141, -4.0859375, 6.8945313], // cjk
-        [0.005220413, -2.3603516, 2.9501953], // korean
-        [-0.0019130707, -2.3603516, 3.4277344], // other-script
-        [0.0011248589, -4.1992188, 5.5039063], // code
-        [0.015022278, -3.4267578, 4.5371094], // json
-        [-0.0030956268, -2.5644531, 2.5527344], // markup
-        [0.002084732, -6.3183594, 3.0185547], // latex
-        [-0.0019655228, -10.5234375, 2.5527344], // tabular
-        [-0.0037403107, -9.5703125, 2.5527344], // numeric
-        [0.0040626526, -10.8984375, 2.5527344], // encoded
-        [0.0076465607, -2.3603516, 2.5527344], // emoji
-        [0.06704712, -2.3603516, 2.5527344], // repetitive
+        [0.0025777817, -2.3652344, 2.609375], // empty
+        [0.0070171356, -4.4570313, 6.736328], // prose
+        [0.0028934479, -2.3652344, 9.171875], // cyrillic
+        [0.0004682541, -2.3652344, 3.383789], // arabic
+        [0.0015382767, -2.3652344, 2.609375], // indic
+        [0.007827759, -3.209961, 6.8632813], // cjk
+        [0.005168915, -2.3652344, 2.9638672], // korean
+        [-0.0017991066, -2.3652344, 3.4492188], // other-script
+        [0.0017504692, -4.1914063, 5.5058594], // code
+        [0.012393951, -3.3798828, 4.578125], // json
+        [-0.003824234, -2.4941406, 2.609375], // markup
+        [-0.00047290325, -6.185547, 3.0546875], // latex
+        [-0.0016441345, -10.53125, 2.609375], // tabular
+        [-0.0038967133, -9.6640625, 2.609375], // numeric
+        [0.0035238266, -10.8515625, 2.609375], // encoded
+        [0.008094788, -2.3652344, 2.609375], // emoji
+        [0.067352295, -2.3652344, 2.609375], // repetitive
     ],
 ];
 
 /// Per profile: the spread `[a, b, c]`, σ = sqrt(a + b / L + c · r) for a linear estimate of L tokens and a
 /// share r of characters in long runs (`estimate::sigma`).
 pub(crate) const SPREAD: [[f32; 3]; 9] = [
-    [0.0037565231, 0.22961426, 0.13787842], // o200k
-    [0.003520012, 0.44311523, 0.06074524], // cl100k
-    [0.004398346, 0.60668945, 0.046401978], // llama3
-    [0.0041675568, 0.57958984, 0.045837402], // qwen3
-    [0.0036067963, 0.49694824, 0.038223267], // deepseek-v3
-    [0.0031490326, 0.12466431, 0.009105682], // gemini
-    [0.003750801, 0.16723633, 0.012207031], // gemma3
-    [0.0022935867, 0.64501953, 0.002585411], // mistral-v1
-    [0.0042858124, 0.17193604, 0.027946472], // claude-legacy
+    [0.0035390854, 0.25317383, 0.13427734], // o200k
+    [0.0033493042, 0.46118164, 0.059448242], // cl100k
+    [0.0042037964, 0.6242676, 0.042495728], // llama3
+    [0.003982544, 0.59228516, 0.04536438], // qwen3
+    [0.0032863617, 0.52197266, 0.038391113], // deepseek-v3
+    [0.0028953552, 0.1517334, 0.009418488], // gemini
+    [0.0035028458, 0.19580078, 0.012615204], // gemma3
+    [0.0021820068, 0.6652832, 0.0021762848], // mistral-v1
+    [0.0042591095, 0.17016602, 0.028175354], // claude-legacy
 ];
 
 /// Per profile, per detected content kind: characters per token `[p5, p50, p95]` on the fit split (kinds with

@@ -772,3 +772,15 @@ fn a_merging_character_two_blocks_back_does_not_join_a_run() {
     let crash: &[u8] = b"[Thu Sep 25 09:27:1\0\0\0\0\0\0\0\08.813902 2014] [cgi:error] [pid 16\xa5\0\0\0\0\0\0\0860] [client 89.207.132.76:59635] AH01215: /bin/b[Thu Sep 25 09:29:56.141832 2014] [cgi:error] [pid 16864] [client 162.247.73.206:41273] AH01215: /bin/bash: error importing function def\x97\x91\x96\x8b\x96\x90\x91\xdffkr `HTTP_TEST'\n";
     check(crash, 19, true).unwrap_or_else(|e| panic!("the fuzz input: {e}"));
 }
+
+#[test]
+fn ideographs_of_the_extensions_count_apart_among_the_rare() {
+    use llm_preflight::internals::scan::{f, scan};
+    // U+20000, U+20001 and U+2A700 (extensions B and C), U+3400 (extension A, basic plane), 中 (common).
+    let text = "\u{20000}x\u{2A700}\u{3400}中 \u{20000}\u{20001}";
+    let x = scan(text);
+    assert_eq!(x.v[f::HAN_CHARS], 6);
+    assert_eq!(x.v[f::HAN_RARE], 5, "all but 中");
+    assert_eq!(x.v[f::HAN_EXT], 4, "the four of the supplementary planes");
+    check(text.as_bytes(), 11, true).unwrap();
+}

@@ -22,7 +22,7 @@ use kind::{
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 168;
+pub const NF: usize = 169;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 ///
@@ -203,6 +203,10 @@ pub mod f {
     /// Combining marks of the Hebrew block (U+0591–U+05C7: niqqud, dagesh, cantillation) right after a Hebrew letter:
     /// as [`ARABIC_MARKS`], but vocabularies split pointed Hebrew differently from vocalised Arabic.
     pub const HEBREW_MARKS: usize = 167;
+    /// Han characters of the supplementary planes (U+20000 on: the CJK extensions B to I, four UTF-8 bytes), which
+    /// count among [`HAN_RARE`] too: no vocabulary here holds them whole, so they cost their byte pieces (three or
+    /// four tokens), where a rare ideograph of the basic plane is one token in a vocabulary that holds it.
+    pub const HAN_EXT: usize = 168;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -393,6 +397,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "arabic_marks",
     "han_rare",
     "hebrew_marks",
+    "han_ext",
 ];
 
 /// Secondary counts used to say what a text is made of (not priced).
@@ -568,7 +573,7 @@ impl Class {
     /// The class each priced feature's tokens are attributed to in the mix.
     pub const fn of_feature(i: usize) -> Class {
         match i {
-            f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE => Class::Cjk,
+            f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE | f::HAN_EXT => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
@@ -1357,7 +1362,9 @@ impl Scanner {
             let m = cl.equal(&kinds, k as u8);
             self.kinds[k] += pc(m);
             if k == K_HAN as usize {
-                self.v[f::HAN_RARE] += rare_han(w, m);
+                let (rare, ext) = rare_han(w, m);
+                self.v[f::HAN_RARE] += rare;
+                self.v[f::HAN_EXT] += ext;
             }
             slots[SLOT[k] as usize] |= m;
             used_slots |= 1 << SLOT[k];
@@ -1799,11 +1806,12 @@ fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u128 {
     cover
 }
 
-/// How many of the Han characters starting at the bits of `m` are outside the common tier.
+/// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those
+/// are of the supplementary planes 2 and 3 (the extensions: first bytes F0 A0 to F0 BF).
 #[inline(never)]
-fn rare_han(w: &[u8; WIN], mut m: u64) -> u64 {
+fn rare_han(w: &[u8; WIN], mut m: u64) -> (u64, u64) {
     let all = pc(m);
-    let mut common = 0;
+    let (mut common, mut ext) = (0, 0);
     while m != 0 {
         let j = m.trailing_zeros() as usize;
         m &= m - 1;
@@ -1812,8 +1820,9 @@ fn rare_han(w: &[u8; WIN], mut m: u64) -> u64 {
         let row = (w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f);
         let hit = w[j] >> 4 == 0xe && kind::common_han_row(row) >> (w[j + 2] & 0x3f) & 1 != 0;
         common += hit as u64;
+        ext += (w[j] == 0xf0 && w[j + 1] >= 0xa0) as u64;
     }
-    all - common
+    (all - common, ext)
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.
