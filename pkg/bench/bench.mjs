@@ -4,12 +4,12 @@
 //
 //   cd pkg && npm run build && node bench/bench.mjs [--mb 4] [--seconds 0.5] [--rounds 7]
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { estimate } from 'llm-preflight';
 import { estimateTokenCount } from 'tokenx';
 import { countTokens } from 'gpt-tokenizer';
+import { corpusFolders } from './corpus.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,15 +22,8 @@ const seconds = arg('seconds', 0.5);
 const rounds = arg('rounds', 7);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// Mixed text: the first three samples of every corpus folder (prose in 11 languages, code, JSON, markup, CSV,
-// logs, base64, emoji, ...), interleaved and repeated to the target size.
-const corpus = join(repo, 'corpus');
-const parts = [];
-for (const d of readdirSync(corpus).sort()) {
-  let files;
-  try { files = readdirSync(join(corpus, d)).filter((f) => !f.endsWith('.tsv')).sort().slice(0, 3); } catch { continue; }
-  for (const f of files) { try { parts.push(readFileSync(join(corpus, d, f), 'utf8')); } catch {} }
-}
+// Mixed text: the first three samples of every corpus folder (bench/corpus.mjs), repeated to the target size.
+const parts = corpusFolders().flatMap(([, samples]) => samples);
 let text = parts.join('\n\n');
 const unit = Buffer.byteLength(text);
 text = text.repeat(Math.max(1, Math.round((targetMb * 1e6) / unit)));

@@ -6,11 +6,10 @@
 //
 //   node bench/compare.mjs OLD_DIST_NODE NEW_DIST_NODE [--mb 2] [--rounds 5] [--calls 15]
 //
-// scripts/compare-wasm-speed.sh builds two revisions and runs this; nothing here runs in CI.
-import { readdirSync, readFileSync } from 'node:fs';
+// scripts/compare-wasm-speed.sh builds two revisions and runs this; nothing here runs in CI. Texts: bench/corpus.mjs.
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { corpusFolders } from './corpus.mjs';
 
 const require = createRequire(import.meta.url);
 const arg = (name, dflt) => {
@@ -28,13 +27,8 @@ const targetMb = arg('mb', 2);
 const rounds = arg('rounds', 5);
 const calls = arg('calls', 15);
 
-const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'corpus');
 const texts = { mixed: [], ascii: [], 'non-ascii': [] };
-for (const d of readdirSync(corpus).sort()) {
-  let files;
-  try { files = readdirSync(join(corpus, d)).filter((f) => f.endsWith('.txt')).sort().slice(0, 3); } catch { continue; }
-  const samples = files.map((f) => readFileSync(join(corpus, d, f), 'utf8'));
-  if (!samples.length) continue;
+for (const [, samples] of corpusFolders()) {
   const first = Buffer.from(samples[0]);
   const high = first.filter((b) => b >= 0x80).length / first.length;
   texts.mixed.push(...samples);

@@ -1089,9 +1089,10 @@ impl Scanner {
         let periodic_tail = if half(all8(pb)) != 0 {
             // This block's bytes in a window, and those of the previous block's last 16 not counted with it.
             let cover = periodic(w, c.last16, pb, pj);
-            let (here, before) = (half(cover), cover as u64 & 0xffff << 48 & !c.periodic_tail);
+            const LAST16: u64 = 0xffff << 48;
+            let (here, before) = (half(cover), cover as u64 & LAST16 & !c.periodic_tail);
             self.runs.periodic += pc(here) + pc(before);
-            here & 0xffff << 48
+            here & LAST16
         } else {
             // No window ends here, so none of these bytes is in one yet (a window is at most 16 bytes).
             0
