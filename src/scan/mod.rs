@@ -993,7 +993,13 @@ impl Scanner {
         let mut carry = self.c;
         while let Some(w) = input.get(p..p + WIN) {
             if let Ok(w) = <&[u8; WIN]>::try_from(w) {
-                self.block(&mut carry, cl, w, BLOCK);
+                if cfg!(target_arch = "wasm32") {
+                    // One build of the block in the npm estimate module, which has a size budget: the loop calls
+                    // it as `block_once` does.
+                    self.block_out(&mut carry, w, BLOCK);
+                } else {
+                    self.block(&mut carry, cl, w, BLOCK);
+                }
             }
             p += BLOCK;
         }
@@ -1034,11 +1040,16 @@ impl Scanner {
     }
 
     /// One block outside the block loop (the one that completes the buffer, the text's last ones).
-    #[inline(never)]
     fn block_once(&mut self, w: &[u8; WIN], m: usize) {
         let mut carry = self.c;
-        self.block(&mut carry, classify::Portable, w, m);
+        self.block_out(&mut carry, w, m);
         self.c = carry;
+    }
+
+    /// [`Scanner::block`], portable, built once: outside the block loop, and in wasm inside it too.
+    #[inline(never)]
+    fn block_out(&mut self, carry: &mut Carry, w: &[u8; WIN], m: usize) {
+        self.block(carry, classify::Portable, w, m);
     }
 
     /// One block: the first `m` bytes of `w` (64 but for the text's last block), the rest of the window read
