@@ -379,21 +379,23 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let fitted = |n: f64, c: Class| {
             per_class[c as usize] * (n / count(x.class_chars[c as usize]).max(1.0)).min(1.0)
         };
-        if x.runs.periodic > 0 {
-            // A short periodic pattern costs anything from what the profile's longest run-token allows to a token a
-            // character, as its unit's runs are or are not in the vocabulary: the band spans that for its
-            // characters, in place of their share of the punctuation's linear price.
-            let chars = count(x.runs.periodic);
-            let fitted = fitted(chars, Class::Punctuation);
+        // A short periodic pattern costs anything from what the profile's longest run-token allows to a token a
+        // character, as its unit's runs are or are not in the vocabulary; so do the letters of a run of more than 64
+        // bytes with no space (a DNA sequence, `YCYCYC...`, a generator's output: up to a token each where the
+        // fitted rates price words, or a token a unit, `ZuZuZu...` in o200k). The band spans that for their bytes, in
+        // place of their share of the linear price of punctuation and letters.
+        let (periodic, letters) = (
+            x.runs.periodic,
+            x.runs.periodic_letters + x.runs.long_letters,
+        );
+        if periodic + x.runs.long_letters > 0 {
+            let chars = count(periodic + x.runs.long_letters);
+            let fitted = fitted(
+                count(periodic - x.runs.periodic_letters),
+                Class::Punctuation,
+            ) + fitted(count(letters), Class::Letters);
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
-        }
-        if x.runs.long_letters > 0 {
-            // Letters of a run of more than 64 bytes with no space (a DNA sequence, `YCYCYC...`, a generator's
-            // output) may cost up to a token each, where the fitted rates price words: the high end allows that for
-            // them (their bytes, a bound), in place of their share of the letters' linear price.
-            let chars = count(x.runs.long_letters);
-            hi = hi.max(hi - fitted(chars, Class::Letters) * q_hi + chars);
         }
         let tokens = clamp(at(q_mid, run_mid).round());
         // A text of `b` bytes is at most `b` tokens but for a word-start piece: the low end never asks for more.

@@ -353,6 +353,23 @@ proptest! {
         prop_assert!(eb.high >= ea.high, "{unit:?} x {n} then +{more}: {ea:?} {eb:?}");
         prop_assert!(ea.high as usize >= a.len() / 2, "{unit:?} x {n}: {ea:?}");
     }
+
+    /// A periodic pattern of letters and punctuation (`x\\x\\`, `]uC]uC`, `lu/w`) costs anything from a token a unit
+    /// (o200k holds `x\\` and `Zu`) to a token a character (`]n` is two): the band spans both, and more copies never
+    /// lower its high end.
+    #[test]
+    fn a_periodic_pattern_of_letters_and_punctuation_spans_a_token_a_unit_to_one_a_character(
+        unit in "[a-zA-Z!-/:-@\\[-`{-~]{2,4}",
+        n in 8usize..8_000,
+        more in 1usize..4_000,
+        p in profile(),
+    ) {
+        prop_assume!(unit.bytes().any(|b| b.is_ascii_alphabetic()) && unit.bytes().any(|b| b.is_ascii_punctuation()));
+        let (a, b) = (unit.repeat(n), unit.repeat(n + more));
+        let (ea, eb) = (estimate(&a, p), estimate(&b, p));
+        prop_assert!(eb.high >= ea.high, "{unit:?} x {n} then +{more}: {ea:?} {eb:?}");
+        prop_assert!(ea.low as usize <= n && ea.high as usize >= a.len(), "{unit:?} x {n}: {ea:?}");
+    }
 }
 
 fn rank(k: VerdictKind) -> u8 {

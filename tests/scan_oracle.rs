@@ -324,7 +324,8 @@ fn long_runs_match_the_reference() {
 
 #[test]
 fn periodic_patterns_match_the_reference() {
-    // Units of 2-4 punctuation characters (and some that break off or hold a repeat), at every offset in a block.
+    // Units of 2-4 punctuation characters, letters among them or blanks (and some that break off, hold a repeat,
+    // a non-ASCII letter or no punctuation), at every offset in a block.
     let units = [
         "=-",
         "-.",
@@ -349,6 +350,13 @@ fn periodic_patterns_match_the_reference() {
         "=- ",
         "  ",
         "a .",
+        "J/",
+        "x\\",
+        "]uC",
+        "lu/w",
+        "ab.",
+        "é/",
+        "ab",
     ];
     let mut rng = Rng(29);
     let mut checked = 0;
@@ -378,6 +386,11 @@ fn periodic_patterns_match_the_reference() {
     let x = llm_preflight::internals::scan::scan(&". ".repeat(100));
     assert_eq!(x.runs.periodic, 200);
     let x = llm_preflight::internals::scan::scan(&" ".repeat(100));
+    assert_eq!(x.runs.periodic, 0);
+    // Letters among the punctuation, counted apart; letters alone are no pattern.
+    let x = llm_preflight::internals::scan::scan(&"]uC".repeat(100));
+    assert_eq!((x.runs.periodic, x.runs.periodic_letters), (300, 200));
+    let x = llm_preflight::internals::scan::scan(&"Zu".repeat(100));
     assert_eq!(x.runs.periodic, 0);
 }
 

@@ -474,19 +474,24 @@ pub struct Runs {
     /// Their UTF-8 bytes: no tokenizer here emits more tokens for a character than its bytes, so a run of a rare
     /// character, which costs more than its kind's measured ones, is never priced above this.
     pub wide_bytes: u64,
-    /// Bytes in periodic windows: the `4p` bytes up to a byte `i` such that, for a period `p` of 2, 3 or 4, they are
-    /// ASCII punctuation outside repeats or blanks that follow fewer than three blanks, one of the last `p`
-    /// punctuation, and each of the last `3p` equals the one `p` before it (four copies of a unit: `=-=-=-=-`,
-    /// `. . . . `). Each byte counts once, however many windows hold it: a pattern's first unit costs what the rest
-    /// do.
+    /// Bytes in periodic windows: the [`WINDOW`] (16) bytes up to a byte `i` such that, for a period `p` of 2, 3 or
+    /// 4, they are ASCII punctuation or letters outside repeats or blanks that follow fewer than three blanks, one
+    /// of the last `p` punctuation, and each of the last `16 - p` equals the one `p` before it (16 bytes of a unit
+    /// repeated: `=-=-=-=-=-=-=-=-`, `. . . . . . . . `, `x\\x\\...`, `]uC]uC...`). Each byte counts once, however
+    /// many windows hold it: a pattern's first unit costs what the rest do.
     /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
     /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
     pub periodic: u64,
+    /// The letters among [`Runs::periodic`]'s bytes.
+    pub periodic_letters: u64,
     /// Bytes of Latin letters in runs of more than [`LONG_RUN`] of them, the whole run: no word is that long, and a
     /// run of letters with no space in it (a DNA sequence, `YCYCYC...`, a generator's output) may cost up to a token
     /// a letter where words cost a fifth of that. The band allows it (bytes, at least the letters: a bound).
     pub long_letters: u64,
 }
+
+/// The bytes of a periodic window (see [`Runs::periodic`]).
+pub const WINDOW: u32 = 16;
 
 /// How many bytes of Latin letters in a row a word may have before [`Runs::long_letters`] counts the run: one
 /// block, so the previous block's mask tells it.
@@ -518,6 +523,7 @@ impl Runs {
         wide: [0; kind::COUNT],
         wide_bytes: 0,
         periodic: 0,
+        periodic_letters: 0,
         long_letters: 0,
     };
 }
@@ -674,6 +680,8 @@ struct Carry {
     long_run: bool,
     /// The block's bytes in periodic windows, of its last 16 (bits 48 to 63), already counted.
     periodic_tail: u64,
+    /// The block's bytes that pass the periodic windows' first test.
+    loose: u64,
     /// No block has been scanned yet (the text's start counts as a line start).
     start: bool,
 }
@@ -697,6 +705,7 @@ impl Carry {
         digit_run: 0,
         long_run: false,
         periodic_tail: 0,
+        loose: 0,
         start: true,
     };
 }
@@ -1090,22 +1099,32 @@ impl Scanner {
             letter &= !repeats;
             punct &= !repeats;
         }
-        // Short periodic patterns of punctuation, blanks among it or not (`=-=-`, `-.-.`, `<><>`, `. . . `): only
-        // where eight punctuation characters and blanks (of runs of up to three) stand in a row, which few blocks
-        // have (indentation is a longer run).
+        // Short periodic patterns of punctuation, blanks or letters among it or not (`=-=-`, `-.-.`, `<><>`,
+        // `. . . `, `x\\x\\`): looked for only where 13 bytes in a row (a window's last, at least) are punctuation,
+        // letters or blanks with punctuation at most three bytes back (a word longer than three letters, a digit, a
+        // line's end break it), then where the kinds of those bytes repeat with a period of 2, 3 or 4. Few blocks
+        // pass the first test, fewer the second; each lets through a superset of the blocks where a window ends.
         let p1 = back1(punct, c.punct);
-        let pj = join(punct, c.punct);
-        let bj = join(blank, c.blank);
-        let pb = pj | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
-        let periodic_tail = if half(all8(pb)) != 0 {
-            // This block's bytes in a window, and those of the previous block's last 16 not counted with it.
-            let cover = periodic(w, c.last16, pb, pj);
-            const LAST16: u64 = 0xffff << 48;
-            let (here, before) = (half(cover), cover as u64 & LAST16 & !c.periodic_tail);
-            self.runs.periodic += pc(here) + pc(before);
-            here & LAST16
+        let prev_letter = c.lower | c.upper;
+        // Punctuation in the last 4 bytes (a unit's at most).
+        let two = punct | p1;
+        let near4 = two | (two << 2) | if c.punct >> 61 != 0 { 7 } else { 0 };
+        let loose = (punct | letter | blank) & near4;
+        let gate = all_joined(loose, c.loose, 13);
+        let periodic_tail = if gate != 0 {
+            let prev = [c.punct, prev_letter, c.blank];
+            let masks = [punct, letter, blank];
+            periodic(
+                &mut self.runs,
+                w,
+                masks,
+                prev,
+                gate,
+                c.last16,
+                c.periodic_tail,
+            )
         } else {
-            // No window ends here, so none of these bytes is in one yet (a window is at most 16 bytes).
+            // No window ends here, so none of these bytes is in one yet (a window is 16 bytes).
             0
         };
         let upper = b.upper & letter;
@@ -1302,6 +1321,7 @@ impl Scanner {
         n.digit_run = digit_run;
         n.long_run = long_run;
         n.periodic_tail = periodic_tail;
+        n.loose = loose;
         n.start = false;
     }
 
@@ -1771,6 +1791,25 @@ fn all_n(x: u128, n: u32) -> u128 {
     a & (a << (n - k))
 }
 
+/// Bits where `x` holds at this byte and the `n - 1` before (`n` from 2 to 32), the bytes before the block's first
+/// taken to hold: a superset of [`all_n`]'s half, in 64-bit steps.
+#[inline(always)]
+fn all_fill(x: u64, n: u32) -> u64 {
+    let (mut a, mut k) = (x, 1);
+    while 2 * k <= n {
+        a &= (a << k) | ((1 << k) - 1);
+        k *= 2;
+    }
+    a & ((a << (n - k)) | ((1 << (n - k)) - 1))
+}
+
+/// This block's half of `all_n(join(x, prev), n)` (`n` from 2 to 33) in 64-bit steps: the bytes before the
+/// block's first taken to hold, then only as many of them as `prev` ends with.
+#[inline(always)]
+fn all_joined(x: u64, prev: u64, n: u32) -> u64 {
+    all_fill(x, n) & (!0 << (n - 1).saturating_sub(prev.leading_ones()))
+}
+
 /// Bits where `x` holds at this byte or one of the `n - 1` after (`n` from 1).
 #[inline(always)]
 fn spread_back(x: u128, n: u32) -> u128 {
@@ -1783,12 +1822,49 @@ fn spread_back(x: u128, n: u32) -> u128 {
     a | (a >> (n - k))
 }
 
-/// The bytes in periodic windows (see [`Runs::periodic`]) that end in a block, joined with the previous block's
-/// (from bit 49): `last16` is the previous block's last 16 bytes, `pb` the punctuation outside repeats and the blanks
-/// that follow fewer than three blanks of both blocks, joined, `pj` the punctuation alone.
+/// Counts a block's bytes in periodic windows (see [`Runs::periodic`]) into `runs`, given its punctuation, letters and blanks
+/// outside repeats, the previous block's, and `gate`, a superset of the bits where a window ends (the block loop's
+/// first test), and the previous block's last 16 bytes and those of them counted already; returns this block's last
+/// 16 counted. Out of the block loop: few blocks come here, fewer past the second test.
 #[cold]
 #[inline(never)]
-fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u128 {
+fn periodic(
+    runs: &mut Runs,
+    w: &[u8; WIN],
+    [punct, letter, blank]: [u64; 3],
+    [prev_punct, prev_letter, prev_blank]: [u64; 3],
+    gate: u64,
+    last16: u128,
+    counted: u64,
+) -> u64 {
+    // The second test: the kinds of a window's bytes repeat with its period. A window of period 2 is one of period 4
+    // as well (its last 12 bytes equal the ones 4 before, punctuation among its last 4), so 3 and 4 are enough.
+    let kinds = all_joined(
+        punct | letter | blank,
+        prev_punct | prev_letter | prev_blank,
+        WINDOW,
+    );
+    let repeat = (3..=4).any(|p| {
+        // Bits where a byte's kind differs from the one `p` before, in this block and the previous one.
+        let back = |x: u64, prev: u64| (x << p) | (prev >> (64 - p));
+        let e = (punct ^ back(punct, prev_punct))
+            | (letter ^ back(letter, prev_letter))
+            | (blank ^ back(blank, prev_blank));
+        let e_prev = (prev_punct ^ (prev_punct << p))
+            | (prev_letter ^ (prev_letter << p))
+            | (prev_blank ^ (prev_blank << p));
+        // Punctuation in the last `p` bytes.
+        let unit = (1..p).fold(punct, |a, k| a | (punct << k) | (prev_punct >> (64 - k)));
+        all_joined(!e, !e_prev, WINDOW - p) & kinds & unit & gate != 0
+    });
+    if !repeat {
+        return 0;
+    }
+    // The bytes themselves: punctuation, letters and the blanks that follow fewer than three blanks, of both
+    // blocks, joined (`pbl`), and the punctuation alone (`pj`).
+    let pj = join(punct, prev_punct);
+    let bj = join(blank, prev_blank);
+    let pbl = pj | join(letter, prev_letter) | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
     // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
     // block's 64.
     let mut a = [0u8; 8 + 16 + BLOCK];
@@ -1796,7 +1872,8 @@ fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u128 {
     a[24..].copy_from_slice(&w[..BLOCK]);
     let word = |t: usize| u64::from_le_bytes(a[t..t + 8].try_into().unwrap_or_default());
     let mut cover = 0u128;
-    for p in 2..=4 {
+    // Periods 3 and 4, as in the second test.
+    for p in 3..=4 {
         // Bit `48 + t` where byte `t` equals the one `p` before it (padding, a control, where there is none), eight
         // bytes at a time: the top bit of each byte of the xor that is zero (exact: no carry crosses a byte),
         // gathered into eight bits.
@@ -1808,14 +1885,19 @@ fn periodic(w: &[u8; WIN], last16: u128, pb: u128, pj: u128) -> u128 {
             let bits = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
             back |= (bits as u128) << (40 + t);
         }
-        // A unit of blanks alone is no pattern of punctuation: one of the window's last `p` bytes is punctuation.
+        // A unit of blanks or letters alone is no pattern: one of the window's last `p` bytes is punctuation.
         let unit = (1..p).fold(pj, |a, k| a | (pj << k));
-        let ends = all_n(back, 3 * p as u32) & all_n(pb, 4 * p as u32) & unit;
-        // Each window's bytes: its end and the `4p - 1` before it (back to bit 49 at the farthest, inside the
-        // previous block's last 16).
-        cover |= spread_back(ends, 4 * p as u32);
+        let ends = all_n(back, WINDOW - p as u32) & all16(pbl) & unit;
+        // Each window's bytes: its end and the 15 before it (back to bit 49 at the farthest, inside the previous
+        // block's last 16).
+        cover |= spread_back(ends, WINDOW);
     }
-    cover
+    // This block's bytes in a window, and those of the previous block's last 16 not counted with it.
+    const LAST16: u64 = 0xffff << 48;
+    let (here, before) = (half(cover), cover as u64 & LAST16 & !counted);
+    runs.periodic += pc(here) + pc(before);
+    runs.periodic_letters += pc(here & letter) + pc(before & prev_letter);
+    here & LAST16
 }
 
 /// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those

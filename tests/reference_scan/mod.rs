@@ -173,25 +173,28 @@ pub fn scan_reference(text: &str) -> Features {
         }
         class_chars[Class::Repeats as usize] += 1;
     }
-    // Periodic windows: 4p bytes of ASCII punctuation outside repeats and blanks that follow fewer than three
-    // blanks, one of the last p punctuation, each of the last 3p equal to the one p before.
+    // Periodic windows: 16 bytes of ASCII punctuation or letters outside repeats and blanks that follow fewer than
+    // three blanks, one of the last p punctuation, each of the last 16 - p equal to the one p before.
     let pun = |t: usize| b[t].is_ascii_punctuation() && !rep[t];
+    let letter = |t: usize| b[t].is_ascii_alphabetic() && !rep[t];
     let blank = |t: usize| b[t] == b' ' || b[t] == b'\t';
-    let pun_or_blank = |t: usize| pun(t) || blank(t) && !(t >= 3 && (t - 3..t).all(blank));
+    let pun_or_blank =
+        |t: usize| pun(t) || letter(t) || blank(t) && !(t >= 3 && (t - 3..t).all(blank));
     // Each byte in such a window counts once.
     let mut in_window = vec![false; n];
     for i in 0..n {
         for p in 2..=4usize {
-            if i + 1 >= 4 * p
-                && (i + 1 - 4 * p..=i).all(pun_or_blank)
+            if i + 1 >= 16
+                && (i + 1 - 16..=i).all(pun_or_blank)
                 && (i + 1 - p..=i).any(pun)
-                && (i + 1 - 3 * p..=i).all(|t| b[t] == b[t - p])
+                && (i + 1 - (16 - p)..=i).all(|t| b[t] == b[t - p])
             {
-                in_window[i + 1 - 4 * p..=i].fill(true);
+                in_window[i + 1 - 16..=i].fill(true);
             }
         }
     }
     repeats.periodic = in_window.iter().filter(|&&x| x).count() as u64;
+    repeats.periodic_letters = (0..n).filter(|&t| in_window[t] && letter(t)).count() as u64;
     // Per-byte class predicates (repeats excluded).
     let k_at = |i: isize| -> Option<u8> {
         if i < 0 || i as usize >= n || rep[i as usize] {
