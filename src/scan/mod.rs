@@ -474,7 +474,7 @@ pub struct Runs {
     /// Their UTF-8 bytes: no tokenizer here emits more tokens for a character than its bytes, so a run of a rare
     /// character, which costs more than its kind's measured ones, is never priced above this.
     pub wide_bytes: u64,
-    /// Bytes in periodic windows: the [`WINDOW`] (16) bytes up to a byte `i` such that, for a period `p` of 2, 3 or
+    /// Bytes in periodic windows: the 16 bytes up to a byte `i` such that, for a period `p` of 2, 3 or
     /// 4, they are ASCII punctuation or letters outside repeats or blanks that follow fewer than three blanks, one
     /// of the last `p` punctuation, and each of the last `16 - p` equals the one `p` before it (16 bytes of a unit
     /// repeated: `=-=-=-=-=-=-=-=-`, `. . . . . . . . `, `x\\x\\...`, `]uC]uC...`). Each byte counts once, however
