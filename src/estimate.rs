@@ -384,20 +384,42 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         // bytes with no space (a DNA sequence, `YCYCYC...`, a generator's output: up to a token each where the
         // fitted rates price words, or a token a unit, `ZuZuZu...` in o200k). The band spans that for their bytes, in
         // place of their share of the linear price of punctuation and letters.
-        let (periodic, letters) = (
-            x.runs.periodic,
-            x.runs.periodic_letters + x.runs.long_letters,
-        );
+        let periodic = x.runs.periodic;
+        let (letters, blanks) = (x.runs.periodic_letters, x.runs.periodic_blanks);
+        // The periodic bytes' share of the linear price, by class.
+        let fitted_periodic = fitted(count(periodic - letters - blanks), Class::Punctuation)
+            + fitted(count(letters), Class::Letters)
+            + fitted(count(blanks), Class::Whitespace);
         if periodic + x.runs.long_letters > 0 {
             let chars = count(periodic + x.runs.long_letters);
-            let fitted = fitted(
-                count(periodic - x.runs.periodic_letters),
-                Class::Punctuation,
-            ) + fitted(count(letters), Class::Letters);
+            let fitted = fitted_periodic + fitted(count(x.runs.long_letters), Class::Letters);
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
         }
-        let tokens = clamp(at(q_mid, run_mid).round());
+        // At the median a periodic pattern's bytes cost the measured rate (`periodic_rates.rs`) of its period and what
+        // its unit holds, weighed by the window ends of each, in place of their fitted share.
+        let mut mid = at(q_mid, run_mid);
+        let e = x.runs.periodic_ends;
+        // A window of period 2 is one of period 4 too: period 4 alone is the rest.
+        let weights: [f64; 9] = std::array::from_fn(|i| {
+            count(if i % 3 == 2 {
+                e[i].saturating_sub(e[i - 2])
+            } else {
+                e[i]
+            })
+        });
+        let all: f64 = weights.iter().sum();
+        if all > 0.0 {
+            let r = crate::periodic_rates::PERIODIC_RATE[profile as usize];
+            let rate = weights
+                .iter()
+                .zip(r)
+                .map(|(w, r)| w * f64::from(r))
+                .sum::<f64>()
+                / all;
+            mid += count(periodic) * rate - fitted_periodic * q_mid;
+        }
+        let tokens = clamp(mid.round());
         // A text of `b` bytes is at most `b` tokens but for a word-start piece: the low end never asks for more.
         let low = clamp(lo.floor()).min(tokens).min(x.bytes.max(1));
         let high = clamp(hi.ceil()).max(tokens);

@@ -63,6 +63,8 @@ mod explain;
 mod guard;
 mod headers;
 mod media;
+#[rustfmt::skip]
+mod periodic_rates;
 mod preflight;
 mod refusal;
 mod retry;

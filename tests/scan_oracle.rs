@@ -390,6 +390,13 @@ fn periodic_patterns_match_the_reference() {
     // Letters among the punctuation, counted apart; letters alone are no pattern.
     let x = llm_preflight::internals::scan::scan(&"]uC".repeat(100));
     assert_eq!((x.runs.periodic, x.runs.periodic_letters), (300, 200));
+    // Window ends by period (2, 3, 4) and unit (punctuation alone, a blank in it, a letter in it): one of period 2 is
+    // one of period 4 too.
+    assert_eq!(x.runs.periodic_ends, [0, 0, 0, 0, 0, 0, 0, 285, 0]);
+    let x = llm_preflight::internals::scan::scan(&"=-".repeat(100));
+    assert_eq!(x.runs.periodic_ends, [185, 0, 185, 0, 0, 0, 0, 0, 0]);
+    let x = llm_preflight::internals::scan::scan(&"=& ".repeat(100));
+    assert_eq!((x.runs.periodic_ends[4], x.runs.periodic_blanks), (285, 100));
     let x = llm_preflight::internals::scan::scan(&"Zu".repeat(100));
     assert_eq!(x.runs.periodic, 0);
 }

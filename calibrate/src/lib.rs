@@ -20,6 +20,7 @@ use llm_preflight::{ContentKind, Profile};
 /// How many profiles there are (one column of counts, one table each).
 const NP: usize = Profile::COUNT;
 pub mod families;
+pub mod periodic;
 pub mod runs;
 
 use std::collections::BTreeMap;
@@ -875,7 +876,7 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     s.push_str("];\n");
 }
 
-fn lit(x: f64) -> String {
+pub(crate) fn lit(x: f64) -> String {
     // Every table value is an exact f32 (see `quantize`): its shortest f32 form reads back as the same number.
     let s = format!("{:?}", x as f32);
     if s.contains('.') || s.contains('e') {

@@ -27,6 +27,22 @@ fn main() -> ExitCode {
                 .expect("write han_tier.rs");
             eprintln!("wrote src/scan/han_tier.rs");
         }
+        "periodic-texts" => {
+            let Some(dir) = arg else {
+                eprintln!("usage: calibrate periodic-texts DIR");
+                return ExitCode::from(2);
+            };
+            calibrate::periodic::write_texts(Path::new(&dir));
+            eprintln!("wrote {dir}/periodic/*.txt");
+        }
+        "periodic" => {
+            std::fs::write(
+                root.join("src/periodic_rates.rs"),
+                calibrate::periodic::rates_source(&root),
+            )
+            .expect("write periodic_rates.rs");
+            eprintln!("wrote src/periodic_rates.rs");
+        }
         "run-chars" => {
             let (chars, vocab) = runs::all_run_chars(&load_corpus(&root));
             std::fs::write(
@@ -61,7 +77,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate han-tier | run-chars | families | counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }

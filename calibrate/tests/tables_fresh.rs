@@ -3,6 +3,7 @@
 //! - `src/tables.rs` equals a fresh fit of `calibration/counts.tsv` over `corpus/` (regenerate: `calibration/regenerate.sh`).
 //! - tiktoken-rs recounts of every sample equal the committed o200k and cl100k counts.
 //! - `calibration/FAMILIES.md`, `src/scan/han_tier.rs` and `calibration/run-chars.txt` are what their generators give.
+//! - `src/periodic_rates.rs` is what the generated periodic patterns give (`calibration/vendor-periodic.tsv`).
 //! - every sample has a SOURCES.tsv row, and the corpus keeps its own rules (sizes, no registry host names).
 
 use calibrate::*;
@@ -239,6 +240,23 @@ fn the_han_tier_and_the_run_characters_are_what_their_sources_give() {
             runs::write_run_chars(&chars, &vocab) == committed
         },
         "calibration/run-chars.txt is stale: run `cargo run -p calibrate --release -- run-chars`"
+    );
+}
+
+#[test]
+fn the_periodic_rates_are_what_the_generated_patterns_give() {
+    let root = root();
+    let ids: BTreeSet<String> = periodic::texts().into_iter().map(|(id, _)| id).collect();
+    let vendor = read_vendor_counts(&root.join("calibration/vendor-periodic.tsv"));
+    assert!(
+        vendor.keys().cloned().collect::<BTreeSet<_>>() == ids,
+        "calibration/vendor-periodic.tsv does not count the generated patterns: see calibrate/src/periodic.rs"
+    );
+    let committed =
+        std::fs::read_to_string(root.join("src/periodic_rates.rs")).expect("src/periodic_rates.rs");
+    assert!(
+        periodic::rates_source(&root) == committed,
+        "src/periodic_rates.rs is stale: run `cargo run -p calibrate --release -- periodic`"
     );
 }
 

@@ -484,6 +484,14 @@ pub struct Runs {
     pub periodic: u64,
     /// The letters among [`Runs::periodic`]'s bytes.
     pub periodic_letters: u64,
+    /// The blanks among [`Runs::periodic`]'s bytes.
+    pub periodic_blanks: u64,
+    /// How many bytes end a periodic window of period 2, 3 and 4 whose unit (its last `p` bytes) is punctuation
+    /// alone, then of period 2, 3 and 4 with a blank in the unit and no letter, then with a letter (a window of
+    /// period 2 is one of period 4 too): what a pattern costs a byte depends mostly on its period and on what its
+    /// unit holds, which the tokenizers' pre-tokenizers split at (o200k: most units of period 2 cost a token, of
+    /// period 3 two tokens, `=& ` one), and the estimate prices the bytes by that.
+    pub periodic_ends: [u64; 9],
     /// Bytes of Latin letters in runs of more than [`LONG_RUN`] of them, the whole run: no word is that long, and a
     /// run of letters with no space in it (a DNA sequence, `YCYCYC...`, a generator's output) may cost up to a token
     /// a letter where words cost a fifth of that. The band allows it (bytes, at least the letters: a bound).
@@ -524,6 +532,8 @@ impl Runs {
         wide_bytes: 0,
         periodic: 0,
         periodic_letters: 0,
+        periodic_blanks: 0,
+        periodic_ends: [0; 9],
         long_letters: 0,
     };
 }
@@ -1864,7 +1874,8 @@ fn periodic(
     // blocks, joined (`pbl`), and the punctuation alone (`pj`).
     let pj = join(punct, prev_punct);
     let bj = join(blank, prev_blank);
-    let pbl = pj | join(letter, prev_letter) | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
+    let lj = join(letter, prev_letter);
+    let pbl = pj | lj | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
     // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
     // block's 64.
     let mut a = [0u8; 8 + 16 + BLOCK];
@@ -1872,8 +1883,8 @@ fn periodic(
     a[24..].copy_from_slice(&w[..BLOCK]);
     let word = |t: usize| u64::from_le_bytes(a[t..t + 8].try_into().unwrap_or_default());
     let mut cover = 0u128;
-    // Periods 3 and 4, as in the second test.
-    for p in 3..=4 {
+    // Periods 3 and 4 find every window, as in the second test; period 2 is looked at for its count of window ends.
+    for p in 2..=4 {
         // Bit `48 + t` where byte `t` equals the one `p` before it (padding, a control, where there is none), eight
         // bytes at a time: the top bit of each byte of the xor that is zero (exact: no carry crosses a byte),
         // gathered into eight bits.
@@ -1888,6 +1899,13 @@ fn periodic(
         // A unit of blanks or letters alone is no pattern: one of the window's last `p` bytes is punctuation.
         let unit = (1..p).fold(pj, |a, k| a | (pj << k));
         let ends = all_n(back, WINDOW - p as u32) & all16(pbl) & unit;
+        // Window ends by what the unit (the last `p` bytes) holds besides punctuation: letters, else blanks, else
+        // nothing.
+        let within = |x: u128| (1..p).fold(x, |a, k| a | (x << k));
+        let (lettered, spaced) = (within(lj), within(bj));
+        runs.periodic_ends[p - 2] += pc(half(ends & !lettered & !spaced));
+        runs.periodic_ends[p + 1] += pc(half(ends & !lettered & spaced));
+        runs.periodic_ends[p + 4] += pc(half(ends & lettered));
         // Each window's bytes: its end and the 15 before it (back to bit 49 at the farthest, inside the previous
         // block's last 16).
         cover |= spread_back(ends, WINDOW);
@@ -1897,6 +1915,7 @@ fn periodic(
     let (here, before) = (half(cover), cover as u64 & LAST16 & !counted);
     runs.periodic += pc(here) + pc(before);
     runs.periodic_letters += pc(here & letter) + pc(before & prev_letter);
+    runs.periodic_blanks += pc(here & blank) + pc(before & prev_blank);
     here & LAST16
 }
 

@@ -190,11 +190,19 @@ pub fn scan_reference(text: &str) -> Features {
                 && (i + 1 - (16 - p)..=i).all(|t| b[t] == b[t - p])
             {
                 in_window[i + 1 - 16..=i].fill(true);
+                let holds = |f: &dyn Fn(usize) -> bool| (i + 1 - p..=i).any(f);
+                let class = if holds(&letter) {
+                    2
+                } else {
+                    usize::from(holds(&blank))
+                };
+                repeats.periodic_ends[p - 2 + 3 * class] += 1;
             }
         }
     }
     repeats.periodic = in_window.iter().filter(|&&x| x).count() as u64;
     repeats.periodic_letters = (0..n).filter(|&t| in_window[t] && letter(t)).count() as u64;
+    repeats.periodic_blanks = (0..n).filter(|&t| in_window[t] && blank(t)).count() as u64;
     // Per-byte class predicates (repeats excluded).
     let k_at = |i: isize| -> Option<u8> {
         if i < 0 || i as usize >= n || rep[i as usize] {
