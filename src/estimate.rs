@@ -355,6 +355,8 @@ pub fn from_features_with<W: Copy + Into<f64>>(
     };
     // The linear estimate scaled by `q`, with the repeats priced at least at `run`.
     let at = |q: f64, run: f64| lin * q + (run - repeats * q).max(0.0);
+    // What the median's pricing of periodic patterns changes in each class's part.
+    let mut periodic_mid = [0.0f64; Class::COUNT];
     let (tokens, low, high) = if x.chars == 0 {
         (0, 0, 0)
     } else {
@@ -387,9 +389,12 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let periodic = x.runs.periodic;
         let (letters, blanks) = (x.runs.periodic_letters, x.runs.periodic_blanks);
         // The periodic bytes' share of the linear price, by class.
-        let fitted_periodic = fitted(count(periodic - letters - blanks), Class::Punctuation)
-            + fitted(count(letters), Class::Letters)
-            + fitted(count(blanks), Class::Whitespace);
+        let parts = [
+            (Class::Punctuation, count(periodic - letters - blanks)),
+            (Class::Letters, count(letters)),
+            (Class::Whitespace, count(blanks)),
+        ];
+        let fitted_periodic: f64 = parts.iter().map(|&(c, n)| fitted(n, c)).sum();
         if periodic + x.runs.long_letters > 0 {
             let chars = count(periodic + x.runs.long_letters);
             let fitted = fitted_periodic + fitted(count(x.runs.long_letters), Class::Letters);
@@ -417,7 +422,11 @@ pub fn from_features_with<W: Copy + Into<f64>>(
                 .map(|(w, r)| w * f64::from(r))
                 .sum::<f64>()
                 / all;
-            mid += count(periodic) * rate - fitted_periodic * q_mid;
+            // Each class's part (the content mix adds up to the estimate).
+            for (c, n) in parts {
+                periodic_mid[c as usize] = n * rate - fitted(n, c) * q_mid;
+            }
+            mid += periodic_mid.iter().sum::<f64>();
         }
         let tokens = clamp(mid.round());
         // A text of `b` bytes is at most `b` tokens but for a word-start piece: the low end never asks for more.
@@ -434,7 +443,7 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             tokens: if c == Class::Repeats {
                 (per_class[c as usize] * q_mid).max(run_mid)
             } else {
-                per_class[c as usize] * q_mid
+                per_class[c as usize] * q_mid + periodic_mid[c as usize]
             },
         })
         .collect();

@@ -372,6 +372,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// The content mix's parts add up to the estimate before rounding (`MixPart::tokens`), with a periodic pattern
+    /// after the text (priced at its period's rate at the median) or not.
+    #[test]
+    fn the_content_mix_adds_up_to_the_estimate(
+        s in text(),
+        unit in "[-=.*~|#_+:/a-z ]{2,4}",
+        n in 0usize..2_000,
+        p in profile(),
+    ) {
+        let t = format!("{s}{}", unit.repeat(n));
+        let e = estimate(&t, p);
+        // Not clamped to one token or to a token a byte.
+        prop_assume!(e.tokens > 1 && e.tokens < t.len() as u64);
+        let sum: f64 = e.content.mix.iter().map(|m| m.tokens).sum();
+        prop_assert!((sum - e.tokens as f64).abs() <= 0.5 + 1e-9 * sum, "{t:?}: parts {sum}, estimate {e:?}");
+    }
+}
+
 fn rank(k: VerdictKind) -> u8 {
     match k {
         VerdictKind::Sendable => 0,

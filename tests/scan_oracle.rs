@@ -396,7 +396,10 @@ fn periodic_patterns_match_the_reference() {
     let x = llm_preflight::internals::scan::scan(&"=-".repeat(100));
     assert_eq!(x.runs.periodic_ends, [185, 0, 185, 0, 0, 0, 0, 0, 0]);
     let x = llm_preflight::internals::scan::scan(&"=& ".repeat(100));
-    assert_eq!((x.runs.periodic_ends[4], x.runs.periodic_blanks), (285, 100));
+    assert_eq!(
+        (x.runs.periodic_ends[4], x.runs.periodic_blanks),
+        (285, 100)
+    );
     let x = llm_preflight::internals::scan::scan(&"Zu".repeat(100));
     assert_eq!(x.runs.periodic, 0);
 }
