@@ -390,7 +390,10 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let (letters, blanks) = (x.runs.periodic_letters, x.runs.periodic_blanks);
         // The periodic bytes' share of the linear price, by class.
         let parts = [
-            (Class::Punctuation, count(periodic - letters - blanks)),
+            (
+                Class::Punctuation,
+                count(periodic.saturating_sub(letters + blanks)),
+            ),
             (Class::Letters, count(letters)),
             (Class::Whitespace, count(blanks)),
         ];
