@@ -19,7 +19,8 @@ pub struct MixPart {
     pub class: Class,
     /// Characters of that class.
     pub chars: u64,
-    /// Estimated tokens those characters cost (median; the parts add up to the estimate before rounding).
+    /// Estimated tokens those characters cost (median; the parts add up to the estimate before rounding: the largest
+    /// part also carries what features of classes with no characters in the text add).
     pub tokens: f64,
 }
 
@@ -465,6 +466,16 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             mix.swap(j - 1, j);
             j -= 1;
         }
+    }
+    // A class with no characters in the text may still have priced features (a count that looks at neighbours):
+    // their tokens go to the largest part, so that the parts add up to the estimate.
+    let charless: f64 = Class::ALL
+        .into_iter()
+        .filter(|c| x.class_chars[*c as usize] == 0)
+        .map(|c| per_class[c as usize] * q_mid)
+        .sum();
+    if let Some(first) = mix.first_mut() {
+        first.tokens += charless;
     }
     Estimate {
         tokens,

@@ -393,6 +393,21 @@ proptest! {
     }
 }
 
+/// A case the property above found in CI: a feature of a class with no characters in the text (letters, here) is
+/// priced, and the mix once left its tokens out.
+#[test]
+fn the_content_mix_carries_the_tokens_of_classes_with_no_characters() {
+    let t = format!("\n{}", "-.".repeat(202));
+    for p in Profile::ALL {
+        let e = estimate(&t, p);
+        let sum: f64 = e.content.mix.iter().map(|m| m.tokens).sum();
+        assert!(
+            (sum - e.tokens as f64).abs() <= 0.5,
+            "{p:?}: parts {sum}, estimate {e:?}"
+        );
+    }
+}
+
 fn rank(k: VerdictKind) -> u8 {
     match k {
         VerdictKind::Sendable => 0,
