@@ -72,8 +72,7 @@ pub fn write_texts(dir: &Path) {
 
 /// The one class of periodic window the scanner finds in a text (`Runs::periodic_ends`' order: period 2, 3, 4 of a
 /// unit of punctuation, then with a blank in it, then with a letter), if one and only one.
-fn class(text: &str) -> Option<usize> {
-    let e = scan(text).runs.periodic_ends;
+fn class(e: [u64; 9]) -> Option<usize> {
     let one = |[e2, e3, e4]: [u64; 3]| match (e2, e3, e4) {
         (a, 0, b) if a > 0 && a == b => Some(0),
         (0, a, 0) if a > 0 => Some(1),
@@ -96,10 +95,22 @@ pub fn rates_source(root: &Path) -> String {
     let mut sizes = [0usize; 9];
     let counters = [Profile::O200k, Profile::Cl100k]
         .map(|p| (p, ExactCounter::new(p).expect("tiktoken loads")));
+    // Each text scanned once: its class and its periodic bytes.
+    let classed: Vec<(&str, &str, usize, f64)> = texts
+        .iter()
+        .filter_map(|(id, text)| {
+            let runs = scan(text).runs;
+            Some((
+                id.as_str(),
+                text.as_str(),
+                class(runs.periodic_ends)?,
+                runs.periodic as f64,
+            ))
+        })
+        .collect();
     for (pi, profile) in Profile::ALL.iter().enumerate() {
         let mut by_class: [Vec<f64>; 9] = Default::default();
-        for (id, text) in &texts {
-            let Some(k) = class(text) else { continue };
+        for &(id, text, k, bytes) in &classed {
             let tokens = match counters.iter().find(|(q, _)| q == profile) {
                 Some((_, c)) => Some(c.count(text)),
                 None => vendor.get(id).and_then(|row| row[pi]),
@@ -107,7 +118,7 @@ pub fn rates_source(root: &Path) -> String {
             let tokens = tokens.unwrap_or_else(|| {
                 panic!("no {} count for {id}: run `node calibration/vendors/count.mjs` (see periodic.rs)", profile.name())
             });
-            by_class[k].push(tokens as f64 / scan(text).runs.periodic as f64);
+            by_class[k].push(tokens as f64 / bytes);
         }
         for (k, mut v) in by_class.into_iter().enumerate() {
             assert!(!v.is_empty(), "no text of class {k}");

@@ -1813,8 +1813,8 @@ fn all_fill(x: u64, n: u32) -> u64 {
     a & ((a << (n - k)) | ((1 << (n - k)) - 1))
 }
 
-/// This block's half of `all_n(join(x, prev), n)` (`n` from 2 to 33) in 64-bit steps: the bytes before the
-/// block's first taken to hold, then only as many of them as `prev` ends with.
+/// This block's half of `all_n(join(x, prev), n)` (`n` from 2 to 32, as [`all_fill`]) in 64-bit steps: the bytes
+/// before the block's first taken to hold, then only as many of them as `prev` ends with.
 #[inline(always)]
 fn all_joined(x: u64, prev: u64, n: u32) -> u64 {
     all_fill(x, n) & (!0 << (n - 1).saturating_sub(prev.leading_ones()))
