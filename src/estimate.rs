@@ -399,9 +399,11 @@ pub fn from_features_with<W: Copy + Into<f64>>(
             (Class::Whitespace, count(blanks)),
         ];
         let fitted_periodic: f64 = parts.iter().map(|&(c, n)| fitted(n, c)).sum();
-        if periodic + x.runs.long_letters > 0 {
-            let chars = count(periodic + x.runs.long_letters);
-            let fitted = fitted_periodic + fitted(count(x.runs.long_letters), Class::Letters);
+        // The long runs' letters that are not in periodic windows already.
+        let long = x.runs.long_letters.saturating_sub(x.runs.periodic_plain);
+        if periodic + long > 0 {
+            let chars = count(periodic + long);
+            let fitted = fitted_periodic + fitted(count(long), Class::Letters);
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
         }
@@ -410,7 +412,7 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let mut mid = at(q_mid, run_mid);
         let e = x.runs.periodic_ends;
         // A window of period 2 is one of period 4 too: period 4 alone is the rest.
-        let weights: [f64; 9] = std::array::from_fn(|i| {
+        let weights: [f64; 12] = std::array::from_fn(|i| {
             count(if i % 3 == 2 {
                 e[i].saturating_sub(e[i - 2])
             } else {
@@ -501,6 +503,28 @@ mod tests {
         let lin = linear(&x, c.tables());
         let want = (0.02f32 as f64 + 0.5f32 as f64 / lin.max(1.0)).sqrt();
         assert_eq!(sigma(c.tables().spread(), lin, &x), want);
+    }
+
+    #[test]
+    fn a_periodic_pattern_of_letters_alone_costs_its_class_rate_at_the_median() {
+        // `Zu` x 4,000: a run of 8,000 letters, periodic from its 50th byte (windows end past the 64th). Priced by
+        // the letters' fitted rates and capitals it came to a token a letter; at the median its periodic bytes now
+        // cost the measured rate of letters alone of period 2 (o200k: half a token a byte, a token a unit).
+        for p in [Profile::O200k, Profile::Cl100k] {
+            let t = "Zu".repeat(4000);
+            let x = crate::scan::scan(&t);
+            assert_eq!(x.runs.periodic_plain, 8000 - 49);
+            let rate = f64::from(crate::periodic_rates::PERIODIC_RATE[p as usize][9]);
+            let e = from_features(&x, p);
+            let want = rate * 8000.0;
+            assert!(
+                (e.tokens as f64 - want).abs() < 0.01 * want,
+                "{}: {} for {want}",
+                p.name(),
+                e.tokens
+            );
+            assert!(e.low as f64 <= want && e.high as f64 >= 8000.0, "{e:?}");
+        }
     }
 
     /// The per-class sums as the plain loop over features takes them, one addition through memory at a time.

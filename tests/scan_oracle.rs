@@ -387,20 +387,38 @@ fn periodic_patterns_match_the_reference() {
     assert_eq!(x.runs.periodic, 200);
     let x = llm_preflight::internals::scan::scan(&" ".repeat(100));
     assert_eq!(x.runs.periodic, 0);
-    // Letters among the punctuation, counted apart; letters alone are no pattern.
+    // Letters among the punctuation, counted apart.
     let x = llm_preflight::internals::scan::scan(&"]uC".repeat(100));
     assert_eq!((x.runs.periodic, x.runs.periodic_letters), (300, 200));
     // Window ends by period (2, 3, 4) and unit (punctuation alone, a blank in it, a letter in it): one of period 2 is
     // one of period 4 too.
-    assert_eq!(x.runs.periodic_ends, [0, 0, 0, 0, 0, 0, 0, 285, 0]);
+    assert_eq!(x.runs.periodic_ends, [0, 0, 0, 0, 0, 0, 0, 285, 0, 0, 0, 0]);
     let x = llm_preflight::internals::scan::scan(&"=-".repeat(100));
-    assert_eq!(x.runs.periodic_ends, [185, 0, 185, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        x.runs.periodic_ends,
+        [185, 0, 185, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
     let x = llm_preflight::internals::scan::scan(&"=& ".repeat(100));
     assert_eq!(
         (x.runs.periodic_ends[4], x.runs.periodic_blanks),
         (285, 100)
     );
+    // Letters alone are a pattern only past the 64th byte of a run (no word is that long): windows end from the
+    // 65th byte on, each 16 bytes, so the run's bytes from the 50th are in one.
     let x = llm_preflight::internals::scan::scan(&"Zu".repeat(100));
+    assert_eq!((x.runs.periodic, x.runs.periodic_plain), (151, 151));
+    assert_eq!(x.runs.periodic_letters, 151);
+    assert_eq!(
+        x.runs.periodic_ends,
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 136, 0, 136]
+    );
+    let x = llm_preflight::internals::scan::scan(&"Zu".repeat(32));
+    assert_eq!(
+        x.runs.periodic, 0,
+        "64 letters: a word, as far as the scanner knows"
+    );
+    let x =
+        llm_preflight::internals::scan::scan(&format!("{} {}", "Zu".repeat(32), "Zu".repeat(32)));
     assert_eq!(x.runs.periodic, 0);
 }
 

@@ -1,8 +1,9 @@
 //! What a periodic pattern costs a byte, by its period: the median tokens per byte of generated patterns (their own
 //! seed; `families.rs` draws the evaluation texts with another), per profile, into `src/periodic_rates.rs`.
 //!
-//! A tokenizer merges a long pattern of punctuation (letters and blanks among it or not) the way its vocabulary
-//! merges the unit: o200k makes most units of period 2 one token, most of period 3 two, of period 4 two or three. The
+//! A tokenizer merges a long pattern of punctuation (letters and blanks among it or not), or of letters alone, the way
+//! its vocabulary merges the unit: o200k makes most units of period 2 one token, most of period 3 two, of period 4
+//! two or three. The
 //! scanner counts the window ends of each period (`Runs::periodic_ends`); the estimate prices a pattern's bytes at
 //! its period's rate, where the linear rates fitted on prose priced them 22-29% off, and keeps the band (a token a
 //! character down to the longest run-token) as it is.
@@ -18,11 +19,11 @@ use llm_preflight::{ExactCounter, Profile};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Patterns per shape (punctuation, letters and punctuation, punctuation and blanks).
+/// Patterns per shape (punctuation, letters and punctuation, punctuation and blanks, letters alone).
 const PER_SHAPE: usize = 120;
 
-/// The generated patterns, `(id, text)`: units of 2-4 characters with punctuation in them, repeated to about 1,200
-/// bytes.
+/// The generated patterns, `(id, text)`: units of 2-4 characters with punctuation in them, or of letters alone,
+/// repeated to about 1,200 bytes.
 pub fn texts() -> Vec<(String, String)> {
     let punct: Vec<char> = (0x21u8..0x7f)
         .map(char::from)
@@ -32,12 +33,18 @@ pub fn texts() -> Vec<(String, String)> {
         .map(char::from)
         .filter(|c| c.is_ascii_punctuation() || c.is_ascii_alphabetic())
         .collect();
+    let letters: Vec<char> = (0x21u8..0x7f)
+        .map(char::from)
+        .filter(char::is_ascii_alphabetic)
+        .collect();
     let mut rng = SplitMix64::new(7);
     let mut out = Vec::new();
+    // Letters alone come last, so the others' texts stay as they were.
     for (shape, from, blanks) in [
         (0, &punct, false),
         (1, &letters_punct, false),
         (2, &punct, true),
+        (3, &letters, false),
     ] {
         let mut n = 0;
         while n < PER_SHAPE {
@@ -51,7 +58,13 @@ pub fn texts() -> Vec<(String, String)> {
                     }
                 })
                 .collect();
-            if !unit.bytes().any(|b| b.is_ascii_punctuation()) || blanks != unit.contains(' ') {
+            // A unit of letters alone has no punctuation, and is no run of one letter.
+            let punctuated = unit.bytes().any(|b| b.is_ascii_punctuation());
+            let one_letter = unit.bytes().all(|b| b == unit.as_bytes()[0]);
+            if punctuated != (shape != 3)
+                || shape == 3 && one_letter
+                || blanks != unit.contains(' ')
+            {
                 continue;
             }
             out.push((format!("periodic-{shape}-{n:02}"), unit.repeat(1200 / k)));
@@ -71,8 +84,8 @@ pub fn write_texts(dir: &Path) {
 }
 
 /// The one class of periodic window the scanner finds in a text (`Runs::periodic_ends`' order: period 2, 3, 4 of a
-/// unit of punctuation, then with a blank in it, then with a letter), if one and only one.
-fn class(e: [u64; 9]) -> Option<usize> {
+/// unit of punctuation, then with a blank in it, then with a letter, then of letters alone), if one and only one.
+fn class(e: [u64; 12]) -> Option<usize> {
     let one = |[e2, e3, e4]: [u64; 3]| match (e2, e3, e4) {
         (a, 0, b) if a > 0 && a == b => Some(0),
         (0, a, 0) if a > 0 => Some(1),
@@ -80,7 +93,7 @@ fn class(e: [u64; 9]) -> Option<usize> {
         _ => None,
     };
     let mut found =
-        (0..3).filter_map(|c| Some(3 * c + one([e[3 * c], e[3 * c + 1], e[3 * c + 2]])?));
+        (0..4).filter_map(|c| Some(3 * c + one([e[3 * c], e[3 * c + 1], e[3 * c + 2]])?));
     match (found.next(), e.iter().filter(|&&x| x > 0).count()) {
         (Some(k), n) if n <= 2 && found.next().is_none() => Some(k),
         _ => None,
@@ -91,8 +104,8 @@ fn class(e: [u64; 9]) -> Option<usize> {
 pub fn rates_source(root: &Path) -> String {
     let texts = texts();
     let vendor = read_vendor_counts(&root.join("calibration/vendor-periodic.tsv"));
-    let mut rates = [[0.0f64; 9]; NP];
-    let mut sizes = [0usize; 9];
+    let mut rates = [[0.0f64; 12]; NP];
+    let mut sizes = [0usize; 12];
     let counters = [Profile::O200k, Profile::Cl100k]
         .map(|p| (p, ExactCounter::new(p).expect("tiktoken loads")));
     // Each text scanned once: its class and its periodic bytes.
@@ -104,12 +117,18 @@ pub fn rates_source(root: &Path) -> String {
                 id.as_str(),
                 text.as_str(),
                 class(runs.periodic_ends)?,
-                runs.periodic as f64,
+                // A pattern of letters alone is periodic only past its run's 64th byte, and its first bytes keep
+                // their fitted price: the rate is the whole text's, a byte.
+                if runs.periodic_plain > 0 {
+                    text.len() as f64
+                } else {
+                    runs.periodic as f64
+                },
             ))
         })
         .collect();
     for (pi, profile) in Profile::ALL.iter().enumerate() {
-        let mut by_class: [Vec<f64>; 9] = Default::default();
+        let mut by_class: [Vec<f64>; 12] = Default::default();
         for &(id, text, k, bytes) in &classed {
             let tokens = match counters.iter().find(|(q, _)| q == profile) {
                 Some((_, c)) => Some(c.count(text)),
@@ -133,11 +152,11 @@ pub fn rates_source(root: &Path) -> String {
     let _ = writeln!(
         s,
         "/// Per profile, tokens per byte of a periodic pattern of period 2, 3 and 4 of a unit of punctuation, then with a\n\
-         /// blank in the unit, then with a letter: the median over generated patterns, counted with each profile's\n\
-         /// tokenizer ({:?} of them).",
+         /// blank in the unit, then with a letter, then of letters alone: the median over generated patterns,\n\
+         /// counted with each profile's tokenizer ({:?} of them).",
         sizes
     );
-    let _ = writeln!(s, "pub(crate) const PERIODIC_RATE: [[f32; 9]; {NP}] = [");
+    let _ = writeln!(s, "pub(crate) const PERIODIC_RATE: [[f32; 12]; {NP}] = [");
     for (pi, r) in rates.iter().enumerate() {
         let cells: Vec<String> = r.iter().map(|&x| lit(x)).collect();
         let _ = writeln!(

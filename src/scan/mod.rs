@@ -476,9 +476,10 @@ pub struct Runs {
     pub wide_bytes: u64,
     /// Bytes in periodic windows: the 16 bytes up to a byte `i` such that, for a period `p` of 2, 3 or
     /// 4, they are ASCII punctuation or letters outside repeats or blanks that follow fewer than three blanks, one
-    /// of the last `p` punctuation, and each of the last `16 - p` equals the one `p` before it (16 bytes of a unit
-    /// repeated: `=-=-=-=-=-=-=-=-`, `. . . . . . . . `, `x\\x\\...`, `]uC]uC...`). Each byte counts once, however
-    /// many windows hold it: a pattern's first unit costs what the rest do.
+    /// of the last `p` punctuation (or all 16 ASCII letters, `i` past the 64th byte of a run of Latin letters: see
+    /// [`Runs::periodic_plain`]), and each of the last `16 - p` equals the one `p` before it (16 bytes of a unit
+    /// repeated: `=-=-=-=-=-=-=-=-`, `. . . . . . . . `, `x\\x\\...`, `]uC]uC...`, `YCYC...`). Each byte counts once,
+    /// however many windows hold it: a pattern's first unit costs what the rest do.
     /// What such a pattern costs depends on whether the vocabulary holds its unit's runs (o200k: `=-` × 100,000 is
     /// 12,500 tokens, `(,` × 5,652 is 5,653), which nothing short of the vocabulary knows: the band spans it.
     pub periodic: u64,
@@ -486,12 +487,17 @@ pub struct Runs {
     pub periodic_letters: u64,
     /// The blanks among [`Runs::periodic`]'s bytes.
     pub periodic_blanks: u64,
+    /// The bytes of [`Runs::periodic`] in windows of letters alone: 16 ASCII letters of a unit of 2, 3 or 4
+    /// repeated, the last of them past the 64th byte of a run of Latin letters with no space (`YCYC...`,
+    /// `ZuZu...`; no word is that long, so words never count). All of them are in [`Runs::long_letters`] too.
+    pub periodic_plain: u64,
     /// How many bytes end a periodic window of period 2, 3 and 4 whose unit (its last `p` bytes) is punctuation
-    /// alone, then of period 2, 3 and 4 with a blank in the unit and no letter, then with a letter (a window of
-    /// period 2 is one of period 4 too): what a pattern costs a byte depends mostly on its period and on what its
-    /// unit holds, which the tokenizers' pre-tokenizers split at (o200k: most units of period 2 cost a token, of
-    /// period 3 two tokens, `=& ` one), and the estimate prices the bytes by that.
-    pub periodic_ends: [u64; 9],
+    /// alone, then of period 2, 3 and 4 with a blank in the unit and no letter, then with a letter, then of letters
+    /// alone ([`Runs::periodic_plain`]; a window of period 2 is one of period 4 too): what a pattern costs a byte
+    /// depends mostly on its period and on what its unit holds, which the tokenizers' pre-tokenizers split at (o200k:
+    /// most units of period 2 cost a token, of period 3 two tokens, `=& ` one), and the estimate prices the bytes by
+    /// that.
+    pub periodic_ends: [u64; 12],
     /// Bytes of Latin letters in runs of more than [`LONG_RUN`] of them, the whole run: no word is that long, and a
     /// run of letters with no space in it (a DNA sequence, `YCYCYC...`, a generator's output) may cost up to a token
     /// a letter where words cost a fifth of that. The band allows it (bytes, at least the letters: a bound).
@@ -533,7 +539,8 @@ impl Runs {
         periodic: 0,
         periodic_letters: 0,
         periodic_blanks: 0,
-        periodic_ends: [0; 9],
+        periodic_plain: 0,
+        periodic_ends: [0; 12],
         long_letters: 0,
     };
 }
@@ -690,6 +697,8 @@ struct Carry {
     long_run: bool,
     /// The block's bytes in periodic windows, of its last 16 (bits 48 to 63), already counted.
     periodic_tail: u64,
+    /// Those of them in windows of letters alone.
+    plain_tail: u64,
     /// The block's bytes that pass the periodic windows' first test.
     loose: u64,
     /// No block has been scanned yet (the text's start counts as a line start).
@@ -715,6 +724,7 @@ impl Carry {
         digit_run: 0,
         long_run: false,
         periodic_tail: 0,
+        plain_tail: 0,
         loose: 0,
         start: true,
     };
@@ -1121,22 +1131,6 @@ impl Scanner {
         let near4 = two | (two << 2) | if c.punct >> 61 != 0 { 7 } else { 0 };
         let loose = (punct | letter | blank) & near4;
         let gate = all_joined(loose, c.loose, 13);
-        let periodic_tail = if gate != 0 {
-            let prev = [c.punct, prev_letter, c.blank];
-            let masks = [punct, letter, blank];
-            periodic(
-                &mut self.runs,
-                w,
-                masks,
-                prev,
-                gate,
-                c.last16,
-                c.periodic_tail,
-            )
-        } else {
-            // No window ends here, so none of these bytes is in one yet (a window is 16 bytes).
-            0
-        };
         let upper = b.upper & letter;
         let lower = letter & !upper;
         let na = if high != 0 {
@@ -1160,7 +1154,7 @@ impl Scanner {
         // Runs of letters longer than `LONG_RUN` (a block's) bytes: only a run that comes in from the previous
         // block is that long, so only the block's first bytes can make it so. The run's bytes are counted where it
         // passes that length (all of them so far), then as they come.
-        let mut long_run = false;
+        let (mut long_run, mut deep) = (false, 0);
         if latin & 1 != 0 && c.latin >> 63 != 0 {
             let (before, head) = (c.latin.leading_ones(), latin.trailing_ones());
             // A run counted already came in from a whole block of letters: its `before` bytes were counted.
@@ -1169,7 +1163,29 @@ impl Scanner {
                     u64::from(before + head - LONG_RUN * u32::from(c.long_run));
             }
             long_run = head == BLOCK as u32;
+            // The run's bytes past its 64th: a window of letters alone ends only there.
+            let from = if c.long_run { 0 } else { LONG_RUN - before };
+            if head > from {
+                deep = (u64::MAX >> (BLOCK as u32 - head)) & (u64::MAX << from);
+            }
         }
+        let deep = deep & letter;
+        let (periodic_tail, plain_tail) = if gate | deep != 0 {
+            let prev = [c.punct, prev_letter, c.blank];
+            let masks = [punct, letter, blank];
+            periodic(
+                &mut self.runs,
+                w,
+                masks,
+                prev,
+                [gate, deep],
+                c.last16,
+                [c.periodic_tail, c.plain_tail],
+            )
+        } else {
+            // No window ends here, so none of these bytes is in one yet (a window is 16 bytes).
+            (0, 0)
+        };
         {
             let x = join(latin, c.latin);
             let t8 = all8(x);
@@ -1331,6 +1347,7 @@ impl Scanner {
         n.digit_run = digit_run;
         n.long_run = long_run;
         n.periodic_tail = periodic_tail;
+        n.plain_tail = plain_tail;
         n.loose = loose;
         n.start = false;
     }
@@ -1843,32 +1860,34 @@ fn periodic(
     w: &[u8; WIN],
     [punct, letter, blank]: [u64; 3],
     [prev_punct, prev_letter, prev_blank]: [u64; 3],
-    gate: u64,
+    [gate, deep]: [u64; 2],
     last16: u128,
-    counted: u64,
-) -> u64 {
+    [counted, counted_plain]: [u64; 2],
+) -> (u64, u64) {
     // The second test: the kinds of a window's bytes repeat with its period. A window of period 2 is one of period 4
     // as well (its last 12 bytes equal the ones 4 before, punctuation among its last 4), so 3 and 4 are enough.
+    // (Letters alone, deep in a long run, pass it: their kinds are all one.)
     let kinds = all_joined(
         punct | letter | blank,
         prev_punct | prev_letter | prev_blank,
         WINDOW,
     );
-    let repeat = (3..=4).any(|p| {
-        // Bits where a byte's kind differs from the one `p` before, in this block and the previous one.
-        let back = |x: u64, prev: u64| (x << p) | (prev >> (64 - p));
-        let e = (punct ^ back(punct, prev_punct))
-            | (letter ^ back(letter, prev_letter))
-            | (blank ^ back(blank, prev_blank));
-        let e_prev = (prev_punct ^ (prev_punct << p))
-            | (prev_letter ^ (prev_letter << p))
-            | (prev_blank ^ (prev_blank << p));
-        // Punctuation in the last `p` bytes.
-        let unit = (1..p).fold(punct, |a, k| a | (punct << k) | (prev_punct >> (64 - k)));
-        all_joined(!e, !e_prev, WINDOW - p) & kinds & unit & gate != 0
-    });
+    let repeat = deep != 0
+        || (3..=4).any(|p| {
+            // Bits where a byte's kind differs from the one `p` before, in this block and the previous one.
+            let back = |x: u64, prev: u64| (x << p) | (prev >> (64 - p));
+            let e = (punct ^ back(punct, prev_punct))
+                | (letter ^ back(letter, prev_letter))
+                | (blank ^ back(blank, prev_blank));
+            let e_prev = (prev_punct ^ (prev_punct << p))
+                | (prev_letter ^ (prev_letter << p))
+                | (prev_blank ^ (prev_blank << p));
+            // Punctuation in the last `p` bytes.
+            let unit = (1..p).fold(punct, |a, k| a | (punct << k) | (prev_punct >> (64 - k)));
+            all_joined(!e, !e_prev, WINDOW - p) & kinds & unit & gate != 0
+        });
     if !repeat {
-        return 0;
+        return (0, 0);
     }
     // The bytes themselves: punctuation, letters and the blanks that follow fewer than three blanks, of both
     // blocks, joined (`pbl`), and the punctuation alone (`pj`).
@@ -1876,13 +1895,15 @@ fn periodic(
     let bj = join(blank, prev_blank);
     let lj = join(letter, prev_letter);
     let pbl = pj | lj | (bj & !((bj << 1) & (bj << 2) & (bj << 3)));
+    // Where a window of letters alone may end: 16 letters, the last of them past a long run's 64th byte.
+    let plain_at = all16(lj) & (u128::from(deep) << 64);
     // `a[8 + t]` is the byte at joined bit `48 + t`: eight bytes of padding, the previous block's last 16, then this
     // block's 64.
     let mut a = [0u8; 8 + 16 + BLOCK];
     a[8..24].copy_from_slice(&last16.to_le_bytes());
     a[24..].copy_from_slice(&w[..BLOCK]);
     let word = |t: usize| u64::from_le_bytes(a[t..t + 8].try_into().unwrap_or_default());
-    let mut cover = 0u128;
+    let (mut cover, mut cover_plain) = (0u128, 0u128);
     // Periods 3 and 4 find every window, as in the second test; period 2 is looked at for its count of window ends.
     for p in 2..=4 {
         // Bit `48 + t` where byte `t` equals the one `p` before it (padding, a control, where there is none), eight
@@ -1896,19 +1917,24 @@ fn periodic(
             let bits = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
             back |= (bits as u128) << (40 + t);
         }
-        // A unit of blanks or letters alone is no pattern: one of the window's last `p` bytes is punctuation.
+        let same = all_n(back, WINDOW - p as u32);
+        // Blanks alone are no pattern, nor letters alone in words: one of the window's last `p` bytes is
+        // punctuation, or the window is letters deep in a long run.
         let unit = (1..p).fold(pj, |a, k| a | (pj << k));
-        let ends = all_n(back, WINDOW - p as u32) & all16(pbl) & unit;
+        let ends = same & all16(pbl) & unit;
+        let plain = same & plain_at;
         // Window ends by what the unit (the last `p` bytes) holds besides punctuation: letters, else blanks, else
-        // nothing.
+        // nothing; then letters alone.
         let within = |x: u128| (1..p).fold(x, |a, k| a | (x << k));
         let (lettered, spaced) = (within(lj), within(bj));
         runs.periodic_ends[p - 2] += pc(half(ends & !lettered & !spaced));
         runs.periodic_ends[p + 1] += pc(half(ends & !lettered & spaced));
         runs.periodic_ends[p + 4] += pc(half(ends & lettered));
+        runs.periodic_ends[p + 7] += pc(half(plain));
         // Each window's bytes: its end and the 15 before it (back to bit 49 at the farthest, inside the previous
         // block's last 16).
-        cover |= spread_back(ends, WINDOW);
+        cover |= spread_back(ends | plain, WINDOW);
+        cover_plain |= spread_back(plain, WINDOW);
     }
     // This block's bytes in a window, and those of the previous block's last 16 not counted with it.
     const LAST16: u64 = 0xffff << 48;
@@ -1916,7 +1942,12 @@ fn periodic(
     runs.periodic += pc(here) + pc(before);
     runs.periodic_letters += pc(here & letter) + pc(before & prev_letter);
     runs.periodic_blanks += pc(here & blank) + pc(before & prev_blank);
-    here & LAST16
+    let (here_plain, before_plain) = (
+        half(cover_plain),
+        cover_plain as u64 & LAST16 & !counted_plain,
+    );
+    runs.periodic_plain += pc(here_plain) + pc(before_plain);
+    (here & LAST16, here_plain & LAST16)
 }
 
 /// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those

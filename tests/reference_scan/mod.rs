@@ -180,10 +180,29 @@ pub fn scan_reference(text: &str) -> Features {
     let blank = |t: usize| b[t] == b' ' || b[t] == b'\t';
     let pun_or_blank =
         |t: usize| pun(t) || letter(t) || blank(t) && !(t >= 3 && (t - 3..t).all(blank));
+    // Windows of letters alone: 16 ASCII letters outside repeats, the last past the 64th byte of a run of Latin
+    // letters (ASCII or not, outside repeats).
+    let latin_byte = |t: usize| !rep[t] && [K_LO, K_UP, K_LATLO, K_LATUP].contains(&kind[t]);
+    let mut latin_run = vec![0usize; n];
+    for t in 0..n {
+        if latin_byte(t) {
+            latin_run[t] = if t > 0 { latin_run[t - 1] + 1 } else { 1 };
+        }
+    }
     // Each byte in such a window counts once.
     let mut in_window = vec![false; n];
+    let mut in_plain = vec![false; n];
     for i in 0..n {
         for p in 2..=4usize {
+            if i + 1 >= 16
+                && latin_run[i] > LONG_RUN as usize
+                && (i + 1 - 16..=i).all(letter)
+                && (i + 1 - (16 - p)..=i).all(|t| b[t] == b[t - p])
+            {
+                in_window[i + 1 - 16..=i].fill(true);
+                in_plain[i + 1 - 16..=i].fill(true);
+                repeats.periodic_ends[p + 7] += 1;
+            }
             if i + 1 >= 16
                 && (i + 1 - 16..=i).all(pun_or_blank)
                 && (i + 1 - p..=i).any(pun)
@@ -203,6 +222,7 @@ pub fn scan_reference(text: &str) -> Features {
     repeats.periodic = in_window.iter().filter(|&&x| x).count() as u64;
     repeats.periodic_letters = (0..n).filter(|&t| in_window[t] && letter(t)).count() as u64;
     repeats.periodic_blanks = (0..n).filter(|&t| in_window[t] && blank(t)).count() as u64;
+    repeats.periodic_plain = in_plain.iter().filter(|&&x| x).count() as u64;
     // Per-byte class predicates (repeats excluded).
     let k_at = |i: isize| -> Option<u8> {
         if i < 0 || i as usize >= n || rep[i as usize] {
