@@ -8,7 +8,7 @@ use crate::content::{repeat_share, ContentKind};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
 use crate::scan::{f, Class, Features, Scanner, NF, RUN_WIDE_KINDS};
-use crate::tables::{RUN_ASCII, RUN_EXCESS, RUN_WIDE};
+use crate::tables::{RUN_ASCII, RUN_EXCESS, RUN_WIDE, RUN_WIDE_RARE};
 use serde::{Serialize, Serializer};
 
 /// One part of the content mix: a class of characters, how many there are, and the tokens they cost.
@@ -255,8 +255,9 @@ pub fn sigma(spread: [f64; 3], lin: f64, x: &Features) -> f64 {
 
 /// What the text's repeats cost by `profile`'s run tables, `[low, median, high]` tokens: each character in a repeat
 /// at the rate a long run of it costs in that profile's vocabulary (measured with its tokenizer, `calibration/runs.tsv`;
-/// for a non-ASCII character the least and median of its kind's measured ones, and at the high end a token per
-/// byte, what a rare character of the kind may cost), and each run what a run costs beyond that
+/// for a non-ASCII character the least and median of its kind's measured ones, the median of its kind's rare ones
+/// for one outside its block's common tier, and at the high end a token per byte, what a rare character of the kind
+/// may cost), and each run what a run costs beyond that
 /// (a run's remainder, a word-start piece). 100,000 `=` are 1,562.5 at o200k's 64 characters a token, whatever the
 /// corpus's short repeats taught the linear rates.
 pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
@@ -280,6 +281,9 @@ pub fn run_parts(x: &Features, profile: Profile) -> [[f64; 3]; 2] {
         for (end, &r) in wide.iter_mut().zip(&RUN_WIDE[p][i]) {
             *end += n * f64::from(r);
         }
+        // At the median, the characters outside their block's common tier cost the kind's rare ones' rate.
+        let rare = count(x.runs.wide_rare[k as usize]);
+        wide[1] += rare * (f64::from(RUN_WIDE_RARE[p][i]) - f64::from(RUN_WIDE[p][i][1]));
     }
     // The measured characters are a kind's common ones; a rare one costs more (a rare ideograph or Hangul syllable
     // is 2 or 3 o200k tokens, not 1), up to a token per byte: the high end allows that.
@@ -524,6 +528,32 @@ mod tests {
                 e.tokens
             );
             assert!(e.low as f64 <= want && e.high as f64 >= 8000.0, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_run_of_a_rare_character_costs_its_kinds_rare_rate_at_the_median() {
+        use crate::scan::{kind, RUN_WIDE_KINDS};
+        // `┻` is outside the common tier of the symbols (o200k and cl100k: two tokens each, in a run too), `─` inside
+        // it (o200k merges its runs): the median prices each at its own measured rate, the band spans both.
+        let i = RUN_WIDE_KINDS
+            .iter()
+            .position(|&k| k == kind::K_SYM3)
+            .unwrap();
+        for p in Profile::ALL {
+            for (c, rate) in [
+                ('┻', RUN_WIDE_RARE[p as usize][i]),
+                ('─', RUN_WIDE[p as usize][i][1]),
+            ] {
+                let e = crate::estimate(&c.to_string().repeat(2000), p);
+                let want = 2000.0 * f64::from(rate);
+                assert!(
+                    (e.tokens as f64 - want).abs() <= 0.01 * want + 4.0,
+                    "{} {c:?}: {} for {want}",
+                    p.name(),
+                    e.tokens
+                );
+            }
         }
     }
 

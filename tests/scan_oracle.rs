@@ -825,3 +825,24 @@ fn ideographs_of_the_extensions_count_apart_among_the_rare() {
     assert_eq!(x.v[f::HAN_EXT], 4, "the four of the supplementary planes");
     check(text.as_bytes(), 11, true).unwrap();
 }
+
+#[test]
+fn runs_of_rare_characters_count_apart() {
+    use llm_preflight::internals::scan::{kind, scan};
+    // Outside the common tier of their blocks: a box-drawing piece, a Hangul syllable, a rare ideograph, an emoji;
+    // inside it: `─`, `한`, `中`, `😀`. Each in a run of 40, at every offset in a block.
+    let rare = ['┻', '쬹', '厲', '\u{1F63A}'];
+    let common = ['─', '한', '中', '😀'];
+    for (i, c) in rare.into_iter().chain(common).enumerate() {
+        assert_eq!(kind::is_rare_in_run(c as u32), i < 4, "{c:?}");
+        for off in 0..66 {
+            let s = format!("{}{}.", " ".repeat(off), c.to_string().repeat(40));
+            check(s.as_bytes(), off as u64, off % 16 == 0)
+                .unwrap_or_else(|e| panic!("{c:?} at {off}: {e}"));
+            let x = scan(&s);
+            let k = kind::of_code_point(c as u32) as usize;
+            assert_eq!(x.runs.wide[k], 40);
+            assert_eq!(x.runs.wide_rare[k], if i < 4 { 40 } else { 0 }, "{c:?}");
+        }
+    }
+}

@@ -860,6 +860,22 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         s.push_str("    ],\n");
     }
     s.push_str("];\n\n");
+    s.push_str("/// Per profile, per kind of `scan::RUN_WIDE_KINDS`: the median tokens per character of a long run of a character\n");
+    s.push_str("/// outside the common tier of its block (`kind::is_rare_in_run`), over the kind's measured rare characters.\n");
+    let _ = writeln!(
+        s,
+        "pub(crate) const RUN_WIDE_RARE: [[f32; {}]; {NP}] = [",
+        llm_preflight::internals::scan::RUN_WIDE_KINDS.len()
+    );
+    for (p, r) in t.iter().enumerate() {
+        let cells: Vec<String> = llm_preflight::internals::scan::RUN_WIDE_KINDS
+            .iter()
+            .map(|&k| lit(r.wide_rare[k as usize]))
+            .collect();
+        let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
+        let _ = writeln!(s, "    [{}],", cells.join(", "));
+    }
+    s.push_str("];\n\n");
     s.push_str("/// Per profile: what one run costs beyond its characters' rate, in tokens, `[least, median, most]`, for runs of\n");
     s.push_str("/// ASCII characters and of non-ASCII ones.\n");
     let _ = writeln!(s, "pub(crate) const RUN_EXCESS: [[[f32; 3]; 2]; {NP}] = [");

@@ -246,6 +246,25 @@ pub const fn is_common_han(u: u32) -> bool {
     common_han_row((u >> 6) as usize) >> (u & 63) & 1 != 0
 }
 
+/// Whether a character in a run of one character is outside the common tier of its block: a Han character outside
+/// [`is_common_han`] (the extensions too), or a symbol, CJK symbol or kana, Hangul syllable or emoji that o200k
+/// does not hold as one token (`han_tier.rs`). Such a character is two or three byte pieces in most vocabularies
+/// here, and so is each character of its run, where a kind's common characters cost one token or merge. Characters
+/// of other blocks are never rare here.
+pub const fn is_rare_in_run(u: u32) -> bool {
+    use super::han_tier::{CJK_SYMBOLS_COMMON, EMOJI_COMMON, HANGUL_COMMON, SYMBOLS_COMMON};
+    let (tier, from): (&[u64], u32) = match u {
+        0x3400..=0x4dbf | 0x4e00..=0x9fff | 0x20000..=0x3ffff => return !is_common_han(u),
+        0x2000..=0x2bff => (&SYMBOLS_COMMON, 0x2000),
+        0x3000..=0x30ff => (&CJK_SYMBOLS_COMMON, 0x3000),
+        0xac00..=0xd7a3 => (&HANGUL_COMMON, 0xac00),
+        0x1f300..=0x1faff => (&EMOJI_COMMON, 0x1f300),
+        _ => return false,
+    };
+    let i = (u - from) as usize;
+    tier[i / 64] >> (i % 64) & 1 == 0
+}
+
 /// The common tier's bits for the 64 code points from `row * 64` (bit `i` for `row * 64 + i`); none outside
 /// U+4E00–U+9FFF. A three-byte character's row is its first two bytes' payload, so the scanner reads it off them.
 pub(crate) const fn common_han_row(row: usize) -> u64 {

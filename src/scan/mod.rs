@@ -471,6 +471,10 @@ pub struct Runs {
     pub ascii: [u64; 128],
     /// Non-ASCII characters in repeats ([`f::REP_WIDE_CHARS`]), by [`kind`].
     pub wide: [u64; kind::COUNT],
+    /// Those of them outside the common tier of their block ([`kind::is_rare_in_run`]: `┻`, `쬹`, a rare
+    /// ideograph), by kind: each costs its byte pieces in most vocabularies, where the kind's measured characters
+    /// (its commonest) cost a token or merge, and the estimate prices them at the kind's rare characters' rate.
+    pub wide_rare: [u64; kind::COUNT],
     /// Their UTF-8 bytes: no tokenizer here emits more tokens for a character than its bytes, so a run of a rare
     /// character, which costs more than its kind's measured ones, is never priced above this.
     pub wide_bytes: u64,
@@ -535,6 +539,7 @@ impl Runs {
     pub const NEW: Runs = Runs {
         ascii: [0; 128],
         wide: [0; kind::COUNT],
+        wide_rare: [0; kind::COUNT],
         wide_bytes: 0,
         periodic: 0,
         periodic_letters: 0,
@@ -1520,6 +1525,8 @@ impl Scanner {
     ) -> u64 {
         let mut used = 0u64;
         let (mut merge_end, mut merge_bytes, mut merge_repeat) = *m;
+        // The last character in a repeat and whether it is rare (no character's bytes are 0).
+        let mut rare_of = (0u32, false);
         let mut leads = firsts;
         while leads != 0 {
             let j = leads.trailing_zeros() as usize;
@@ -1576,6 +1583,11 @@ impl Scanner {
                         self.hist[b as usize] -= 1;
                     }
                     self.runs.wide[k as usize] += 1;
+                    // Whether it is rare, looked up once a run in a block.
+                    if bytes != rare_of.0 {
+                        rare_of = (bytes, kind::is_rare_in_run(code_point(bytes)));
+                    }
+                    self.runs.wide_rare[k as usize] += rare_of.1 as u64;
                     self.runs.wide_bytes += width as u64;
                     self.v[f::REP_WIDE_CHARS] += 1;
                     self.v[f::REP_WIDE_RUNS] += !same_before as u64;
@@ -1948,6 +1960,17 @@ fn periodic(
     );
     runs.periodic_plain += pc(here_plain) + pc(before_plain);
     (here & LAST16, here_plain & LAST16)
+}
+
+/// The code point of a character of two, three or four bytes, its bytes little-endian in `b` (valid UTF-8).
+#[inline(always)]
+fn code_point(b: u32) -> u32 {
+    let [b0, b1, b2, b3] = b.to_le_bytes().map(u32::from);
+    match b0 {
+        0xc0..=0xdf => (b0 & 0x1f) << 6 | (b1 & 0x3f),
+        0xe0..=0xef => (b0 & 0x0f) << 12 | (b1 & 0x3f) << 6 | (b2 & 0x3f),
+        _ => (b0 & 0x07) << 18 | (b1 & 0x3f) << 12 | (b2 & 0x3f) << 6 | (b3 & 0x3f),
+    }
 }
 
 /// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those

@@ -167,6 +167,9 @@ pub fn scan_reference(text: &str) -> Features {
         v[chars] += 1;
         if w > 1 {
             repeats.wide[kind[i] as usize] += 1;
+            let c = std::str::from_utf8(&b[i..i + w])
+                .map_or('\u{fffd}', |s| s.chars().next().unwrap_or('\u{fffd}'));
+            repeats.wide_rare[kind[i] as usize] += is_rare_in_run(c as u32) as u64;
             repeats.wide_bytes += w as u64;
         } else {
             repeats.ascii[b[i] as usize] += 1;
