@@ -794,8 +794,8 @@ struct NonAscii {
 /// is cut. A block is classified into bitmasks (bit `i` for byte `i`; 32 bytes at a time with AVX2 where the CPU
 /// has it, 16 with SSE2 on other x86-64 CPUs, 8 on `u64` elsewhere), its non-ASCII characters are looked up in
 /// [`kind`]'s tables one by one, and every count is a popcount of masks shifted against the previous block's. Per-character counts of ASCII (letter
-/// frequencies, each capital and punctuation character, digits, whitespace) come from a byte histogram of each
-/// piece. Nothing allocates.
+/// frequencies, each capital and punctuation character, digits, whitespace) come from a byte histogram, which a long
+/// piece's blocks count in the block loop (one pass over the text). Nothing allocates.
 #[derive(Debug, Clone)]
 pub struct Scanner {
     v: [u64; NF],
@@ -953,13 +953,22 @@ impl Scanner {
         if input.is_empty() {
             return;
         }
-        self.histogram(input);
+        // A long piece's blocks count their bytes into the histogram in the block loop, while they are at hand; the
+        // bytes around them (the buffered block's, the rest) are counted here. A short piece is counted here whole.
+        let fused = input.len() >= 1024;
+        if !fused {
+            self.histogram(input);
+        }
+        let whole = input;
         // Finish the block the buffer holds the start of.
         while self.tail_len > 0 {
             let t = self.tail_len as usize;
             if t + input.len() < WIN {
                 self.tail[t..t + input.len()].copy_from_slice(input);
                 self.tail_len += input.len() as u8;
+                if fused {
+                    self.histogram(whole);
+                }
                 return;
             }
             let mut w = [0u8; WIN];
@@ -974,14 +983,20 @@ impl Scanner {
                 self.tail_len = 0;
             }
         }
-        let done = self.blocks(input);
+        if fused {
+            self.histogram(&whole[..whole.len() - input.len()]);
+        }
+        let done = self.blocks(input, fused);
         let rest = &input[done..];
+        if fused {
+            self.histogram(rest);
+        }
         self.tail[..rest.len()].copy_from_slice(rest);
         self.tail_len = rest.len() as u8;
     }
 
     /// Scans every block of `input` that has a window's bytes in it, in place; returns how many bytes it took.
-    fn blocks(&mut self, input: &[u8]) -> usize {
+    fn blocks(&mut self, input: &[u8], count: bool) -> usize {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
@@ -989,15 +1004,15 @@ impl Scanner {
                 // SAFETY: the CPU has every feature `blocks_v3` is compiled with beyond the target's own
                 // (detected just above).
                 #[allow(unsafe_code)]
-                return unsafe { self.blocks_v3(input) };
+                return unsafe { self.blocks_v3(input, count) };
             }
             if has!("popcnt") {
                 // SAFETY: as above, for `popcnt`.
                 #[allow(unsafe_code)]
-                return unsafe { self.blocks_popcnt(input) };
+                return unsafe { self.blocks_popcnt(input, count) };
             }
         }
-        self.blocks_here(input, classify::Portable)
+        self.blocks_here(input, classify::Portable, count)
     }
 
     /// [`Scanner::blocks`] compiled for x86-64-v3 CPUs (2013 on: AVX2, BMI1 and BMI2, LZCNT, POPCNT), classifying
@@ -1006,9 +1021,9 @@ impl Scanner {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     #[allow(unsafe_code)]
-    unsafe fn blocks_v3(&mut self, input: &[u8]) -> usize {
+    unsafe fn blocks_v3(&mut self, input: &[u8], count: bool) -> usize {
         // SAFETY: this runs only on CPUs with AVX2 (see `blocks`).
-        self.blocks_here(input, unsafe { classify::Avx2::new() })
+        self.blocks_here(input, unsafe { classify::Avx2::new() }, count)
     }
 
     /// [`Scanner::blocks`] compiled with the `popcnt` instruction: without it, each of a block's few dozen
@@ -1016,17 +1031,39 @@ impl Scanner {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     #[allow(unsafe_code)]
-    unsafe fn blocks_popcnt(&mut self, input: &[u8]) -> usize {
-        self.blocks_here(input, classify::Portable)
+    unsafe fn blocks_popcnt(&mut self, input: &[u8], count: bool) -> usize {
+        self.blocks_here(input, classify::Portable, count)
     }
 
     /// The block loop, each build of it: the previous block's masks stay in a local from block to block.
     #[inline(always)]
-    fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C) -> usize {
+    fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C, count: bool) -> usize {
         let mut p = 0;
         let mut carry = self.c;
+        // The byte histogram of the blocks, when the loop counts their bytes (a long piece): eight tables in turn,
+        // so that runs of one byte do not wait on the previous increment of the same counter, read eight bytes at a
+        // time (one load where each byte took one), while the block is at hand (one pass over the text: 3% off the
+        // mixed text's time, where the histogram took a pass of its own). Each table takes 8 bytes of a block, so
+        // none overflows in the 2^29 blocks before they are folded in.
+        let mut t = [[0u32; 256]; 8];
+        let mut since = 0u32;
         while let Some(w) = input.get(p..p + WIN) {
             if let Ok(w) = <&[u8; WIN]>::try_from(w) {
+                if count {
+                    for r in w[..BLOCK].chunks_exact(16) {
+                        let a = u64::from_le_bytes(r[..8].try_into().unwrap_or_default());
+                        let b = u64::from_le_bytes(r[8..].try_into().unwrap_or_default());
+                        for k in 0..8 {
+                            t[k & 3][(a >> (8 * k)) as u8 as usize] += 1;
+                            t[4 + (k & 3)][(b >> (8 * k)) as u8 as usize] += 1;
+                        }
+                    }
+                    since += 1;
+                    if since == 1 << 28 {
+                        self.fold_tables(&mut t);
+                        since = 0;
+                    }
+                }
                 if cfg!(target_arch = "wasm32") {
                     // One build of the block in the npm estimate module, which has a size budget: the loop calls
                     // it as `block_once` does.
@@ -1037,39 +1074,27 @@ impl Scanner {
             }
             p += BLOCK;
         }
+        if count {
+            self.fold_tables(&mut t);
+        }
         self.c = carry;
         p
     }
 
-    /// Every byte of a piece into `hist`. Long pieces count into eight tables in turn and fold them in after, so
-    /// runs of one byte do not wait on the previous increment of the same counter, reading eight bytes at a time
-    /// (one load where each byte took one: about 4% off the mixed text's time); short pieces (one character at a
-    /// time, say) do not pay for clearing the tables.
-    fn histogram(&mut self, bytes: &[u8]) {
-        if bytes.len() < 1024 {
-            for &b in bytes {
-                self.hist[b as usize] += 1;
-            }
-            return;
+    /// Adds the histogram's eight tables into `hist` and clears them. The block loop takes repeats' bytes out of
+    /// `hist` before their block's counts come in, so `hist` wraps below zero for a while: every count is exact
+    /// again once the tables are in (arithmetic modulo 2^64).
+    fn fold_tables(&mut self, t: &mut [[u32; 256]; 8]) {
+        for (i, h) in self.hist.iter_mut().enumerate() {
+            *h = h.wrapping_add(t.iter().map(|r| r[i] as u64).sum::<u64>());
         }
-        // Each table counts an eighth of a part: no `u32` overflows.
-        for part in bytes.chunks(1 << 30) {
-            let mut t = [[0u32; 256]; 8];
-            let mut rows = part.chunks_exact(16);
-            for r in &mut rows {
-                let a = u64::from_le_bytes(r[..8].try_into().unwrap_or_default());
-                let b = u64::from_le_bytes(r[8..].try_into().unwrap_or_default());
-                for k in 0..8 {
-                    t[k & 3][(a >> (8 * k)) as u8 as usize] += 1;
-                    t[4 + (k & 3)][(b >> (8 * k)) as u8 as usize] += 1;
-                }
-            }
-            for &b in rows.remainder() {
-                t[0][b as usize] += 1;
-            }
-            for (i, h) in self.hist.iter_mut().enumerate() {
-                *h += t.iter().map(|r| r[i] as u64).sum::<u64>();
-            }
+        *t = [[0; 256]; 8];
+    }
+
+    /// Every byte of a short piece into `hist` (a long piece's blocks count theirs in the block loop).
+    fn histogram(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.hist[b as usize] = self.hist[b as usize].wrapping_add(1);
         }
     }
 
@@ -1380,7 +1405,7 @@ impl Scanner {
         let mut r = repeats;
         while r != 0 {
             let b = w[r.trailing_zeros() as usize];
-            self.hist[b as usize] -= 1;
+            self.hist[b as usize] = self.hist[b as usize].wrapping_sub(1);
             self.runs.ascii[(b & 0x7f) as usize] += 1;
             r &= r - 1;
         }
@@ -1580,7 +1605,7 @@ impl Scanner {
                     look |= (1u128 << (j + width)) as u64;
                     // Priced as a repeat, taken out of the histogram (its bytes are no sign of a language).
                     for &b in &w[j..j + width] {
-                        self.hist[b as usize] -= 1;
+                        self.hist[b as usize] = self.hist[b as usize].wrapping_sub(1);
                     }
                     self.runs.wide[k as usize] += 1;
                     // Whether it is rare, looked up once a run in a block.
