@@ -95,10 +95,7 @@ Run:  python3 corpus/tools/gather_h.py [--fetch]
 """
 import glob
 import importlib.util
-import math
 import os
-import random
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,10 +105,10 @@ _spec.loader.exec_module(gg)
 
 KIND = 'cjk-rare'
 RNG_SEED = '20261205-cjk-rare-corpus-h'
+gg.SEED = '20261205'
 WORK = os.environ.get('GATHER_WORK', '/tmp/h')
 OUT = os.environ.get('GATHER_OUT', '/work/scratch/gather_h/out')
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
-BANDS = gg.BANDS
 MAX_PER_FILE = 4
 N_WANT = 40
 FIRST_ID = 41
@@ -164,27 +161,9 @@ FETCH = {
 
 
 def fetch():
-    """Re-download and unpack everything with the ordinary clients."""
-    for sub in ('deb', 'pypi', 'npm'):
-        os.makedirs(f'{WORK}/{sub}/x', exist_ok=True)
-    subprocess.run(['apt-get', 'download'] + FETCH['deb'], cwd=WORK + '/deb', check=True)
-    for f in sorted(os.listdir(WORK + '/deb')):
-        if f.endswith('.deb'):
-            subprocess.run(['dpkg-deb', '-x', f, 'x/' + f[:-4]], cwd=WORK + '/deb', check=True)
-    for p in FETCH['pypi']:
-        subprocess.run(['pip', 'download', '--no-deps', '-d', '.', p], cwd=WORK + '/pypi', check=True)
-    for f in sorted(os.listdir(WORK + '/pypi')):
-        if f.endswith('.whl'):
-            subprocess.run(['unzip', '-q', '-o', f, '-d', 'x/' + f[:-4]], cwd=WORK + '/pypi', check=True)
-        elif f.endswith('.tar.gz'):
-            os.makedirs(f'{WORK}/pypi/x/{f[:-7]}', exist_ok=True)
-            subprocess.run(['tar', 'xzf', f, '-C', 'x/' + f[:-7]], cwd=WORK + '/pypi', check=True)
-    for p in FETCH['npm']:
-        subprocess.run(['npm', 'pack', p], cwd=WORK + '/npm', check=True)
-    for f in sorted(os.listdir(WORK + '/npm')):
-        if f.endswith('.tgz'):
-            os.makedirs(f'{WORK}/npm/x/{f[:-4]}', exist_ok=True)
-            subprocess.run(['tar', 'xzf', f, '-C', 'x/' + f[:-4]], cwd=WORK + '/npm', check=True)
+    """Re-download and unpack everything with the ordinary clients (gather_g's fetch over this FETCH and WORK)."""
+    gg.WORK, gg.FETCH = WORK, FETCH
+    gg.fetch()
 
 
 def seed_seen():
@@ -206,59 +185,24 @@ def seed_seen():
 
 
 def run():
-    rng = random.Random(RNG_SEED)
+    """gather_g's own sampling loop (run_set) over SOURCES as the set 'corpus-h' (its random stream is seeded with
+    RNG_SEED), then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
+    assert RNG_SEED == f'{gg.SEED}-{KIND}-corpus-h'
+    gg.SOURCES[KIND] = [('corpus-h',) + s for s in SOURCES]
+    gg.MAX_PER_FILE = MAX_PER_FILE
     outdir = os.path.join(OUT, KIND)
     os.makedirs(outdir, exist_ok=True)
-    for f in glob.glob(os.path.join(outdir, KIND + '-*.txt')):
+    for f in glob.glob(os.path.join(outdir, KIND + '-*.txt')) + glob.glob(os.path.join(outdir, 'SOURCES*.tsv')):
         os.remove(f)
-    count = {i: 0 for i in range(len(SOURCES))}
-    used = {i: [] for i in range(len(SOURCES))}
-    dead = set()
-    band_counts = [0, 0, 0]
-    rows = []
-    fi = 0
-    while len(rows) < N_WANT and len(dead) < len(SOURCES):
-        i = fi % len(SOURCES)
-        fi += 1
-        if i in dead or count[i] >= MAX_PER_FILE:
-            dead.add(i)
-            continue
-        label, base, rel, lic = SOURCES[i]
-        path = os.path.join(base, rel)
-        size = os.path.getsize(path)
-        order = sorted(range(3), key=lambda k: (band_counts[k], k))
-        got = None
-        for k in order:
-            lo, hi = BANDS[k]
-            if size < lo * 1.1:
-                continue
-            hi_eff = min(hi, max(lo + 1, size * 0.9))
-            target = math.exp(rng.uniform(math.log(lo), math.log(hi_eff)))
-            got = gg.try_sample(KIND, rng, path, int(target), used[i])
-            if got:
-                break
-        if not got:
-            dead.add(i)
-            continue
-        a, b, t, info, w = got
-        L = len(t)
-        kb = 0 if L < 1500 else (1 if L < 6000 else 2)
-        band_counts[kb] += 1
-        gg.SEEN.update(w)
-        used[i].append((a, b))
-        count[i] += 1
-        sid = f'{KIND}-{FIRST_ID + len(rows):03d}'
-        with open(os.path.join(outdir, sid + '.txt'), 'w', encoding='utf-8', newline='') as f:
-            f.write(t)
-        origin = f'{label}: {rel}, lines {a + 1}-{b}'
-        rows.append((sid, origin, lic))
-        print(f'{sid}\t{L}\t{info}\t{origin}', flush=True)
-    with open(os.path.join(outdir, 'SOURCES.rows.tsv'), 'w', encoding='utf-8') as f:
-        for sid, origin, lic in rows:
-            f.write(f'{sid}\t{origin}\t{lic}\n')
-    print(f'## {KIND}: {len(rows)} samples; bands {band_counts}', flush=True)
+    rows = gg.run_set(KIND, 'corpus-h', N_WANT, outdir, 3)
     if len(rows) < N_WANT:
         sys.exit(f'only {len(rows)} of {N_WANT} samples found')
+    os.remove(os.path.join(outdir, 'SOURCES.tsv'))
+    with open(os.path.join(outdir, 'SOURCES.rows.tsv'), 'w', encoding='utf-8') as f:
+        for n, (sid, origin, lic, _, _) in enumerate(rows):
+            new_id = f'{KIND}-{FIRST_ID + n:03d}'
+            os.rename(os.path.join(outdir, sid + '.txt'), os.path.join(outdir, new_id + '.txt'))
+            f.write(f'{new_id}\t{origin}\t{lic}\n')
 
 
 def main():
