@@ -104,12 +104,11 @@ gg = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gg)
 
 KIND = 'cjk-rare'
-RNG_SEED = '20261205-cjk-rare-corpus-h'
+# gather_g's run_set seeds its random stream with f'{SEED}-{kind}-{set}': '20261205-cjk-rare-corpus-h' here.
 gg.SEED = '20261205'
 WORK = os.environ.get('GATHER_WORK', '/tmp/h')
 OUT = os.environ.get('GATHER_OUT', '/work/scratch/gather_h/out')
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
-MAX_PER_FILE = 4
 N_WANT = 40
 FIRST_ID = 41
 
@@ -173,7 +172,7 @@ def seed_seen():
     # This script's own samples (cjk-rare-041 on), once committed, are not "existing": a rerun must pick them again.
     files = [p for p in files
              if not (os.path.basename(p).startswith(KIND + '-') and os.path.dirname(p).endswith(os.path.join('corpus', KIND))
-                     and int(os.path.basename(p)[len(KIND) + 1:-4]) > 40)]
+                     and int(os.path.basename(p)[len(KIND) + 1:-4]) >= FIRST_ID)]
     for p in files:
         raw = open(p, 'rb').read()
         try:
@@ -185,11 +184,9 @@ def seed_seen():
 
 
 def run():
-    """gather_g's own sampling loop (run_set) over SOURCES as the set 'corpus-h' (its random stream is seeded with
-    RNG_SEED), then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
-    assert RNG_SEED == f'{gg.SEED}-{KIND}-corpus-h'
+    """gather_g's own sampling loop (run_set, at most gather_g's MAX_PER_FILE samples a file) over SOURCES as the set
+    'corpus-h', then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
     gg.SOURCES[KIND] = [('corpus-h',) + s for s in SOURCES]
-    gg.MAX_PER_FILE = MAX_PER_FILE
     outdir = os.path.join(OUT, KIND)
     os.makedirs(outdir, exist_ok=True)
     for f in glob.glob(os.path.join(outdir, KIND + '-*.txt')) + glob.glob(os.path.join(outdir, 'SOURCES*.tsv')):
