@@ -1,4 +1,4 @@
-//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|diag|split>`: see the crate docs.
+//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|prefixes|diag|split>`: see the crate docs.
 
 use calibrate::*;
 use llm_preflight::ContentKind;
@@ -57,6 +57,7 @@ fn main() -> ExitCode {
         }
         "eval" => eval(&root),
         "cv" => cv(&root, arg.as_deref()),
+        "prefixes" => prefixes(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
         "probe" => {
             std::fs::write(root.join("calibration/PROBE.md"), probe_report(&root))
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | prefixes [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }
@@ -147,6 +148,62 @@ fn eval(root: &Path) {
     let md = report(root);
     std::fs::write(root.join("calibration/REPORT.md"), &md).expect("write REPORT.md");
     print!("{md}");
+}
+
+/// How often the band's high end falls as a text grows, on the fit split's samples: each sample's prefixes at 40
+/// cuts (on character boundaries, anywhere in a word or not), each estimated whole by each profile; a cut whose high
+/// end is below the highest of the shorter prefixes' counts, apart by whether the detected kind differs from that
+/// prefix's. `estimate` is a function of the text alone, so nothing here is remembered between cuts.
+fn prefixes(root: &Path, only: Option<&str>) {
+    let samples = load_corpus(root);
+    println!("| profile | cuts | high end fell | of which the kind changed | largest fall |");
+    println!("|---|---|---|---|---|");
+    let mut changes: BTreeMap<(&str, &str), u64> = BTreeMap::new();
+    for p in Profile::ALL {
+        if only.is_some_and(|o| o != p.name()) {
+            continue;
+        }
+        let (mut cuts, mut fell, mut kind_changed, mut worst) = (0u64, 0u64, 0u64, 0.0f64);
+        for s in samples.iter().filter(|s| split_of(&s.id) == "fit") {
+            let t = &s.text;
+            let mut top: Option<(u64, ContentKind)> = None;
+            for i in 1..=40 {
+                let mut c = t.len() * i / 40;
+                while !t.is_char_boundary(c) {
+                    c += 1;
+                }
+                let e = llm_preflight::estimate(&t[..c], p);
+                cuts += 1;
+                match top {
+                    Some((h, k)) if e.high < h => {
+                        fell += 1;
+                        if k != e.content.kind {
+                            kind_changed += 1;
+                            *changes
+                                .entry((k.name(), e.content.kind.name()))
+                                .or_default() += 1;
+                        }
+                        worst = worst.max(1.0 - e.high as f64 / h as f64);
+                    }
+                    _ => top = Some((e.high, e.content.kind)),
+                }
+            }
+        }
+        println!(
+            "| {} | {cuts} | {fell} ({}) | {kind_changed} | {} |",
+            p.name(),
+            pct(fell as f64 / cuts.max(1) as f64),
+            pct(worst)
+        );
+    }
+    let mut by_count: Vec<_> = changes.into_iter().collect();
+    by_count.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    println!();
+    println!("| kind of the higher prefix | kind after | cuts |");
+    println!("|---|---|---|");
+    for ((a, b), n) in by_count {
+        println!("| {a} | {b} | {n} |");
+    }
 }
 
 /// 5-fold cross-validation inside the fit split: for choosing features and rules without looking at `eval`.
