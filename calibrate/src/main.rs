@@ -156,14 +156,16 @@ fn eval(root: &Path) {
 /// prefix's. `estimate` is a function of the text alone, so nothing here is remembered between cuts.
 fn prefixes(root: &Path, only: Option<&str>) {
     let samples = load_corpus(root);
-    println!("| profile | cuts | high end fell | of which the kind changed | largest fall |");
-    println!("|---|---|---|---|---|");
+    println!("| profile | cuts | high end fell | of which the kind changed | largest fall | high / median |");
+    println!("|---|---|---|---|---|---|");
     let mut changes: BTreeMap<(&str, &str), u64> = BTreeMap::new();
     for p in Profile::ALL {
         if only.is_some_and(|o| o != p.name()) {
             continue;
         }
         let (mut cuts, mut fell, mut kind_changed, mut worst) = (0u64, 0u64, 0u64, 0.0f64);
+        // How wide the high side is on the whole samples: the high end over the median, their median.
+        let mut widths = Vec::new();
         for s in samples.iter().filter(|s| split_of(&s.id) == "fit") {
             let t = &s.text;
             let mut top: Option<(u64, ContentKind)> = None;
@@ -187,13 +189,18 @@ fn prefixes(root: &Path, only: Option<&str>) {
                     }
                     _ => top = Some((e.high, e.content.kind)),
                 }
+                if i == 40 {
+                    widths.push(e.high as f64 / e.tokens.max(1) as f64);
+                }
             }
         }
+        widths.sort_by(f64::total_cmp);
         println!(
-            "| {} | {cuts} | {fell} ({}) | {kind_changed} | {} |",
+            "| {} | {cuts} | {fell} ({}) | {kind_changed} | {} | {:.3} |",
             p.name(),
             pct(fell as f64 / cuts.max(1) as f64),
-            pct(worst)
+            pct(worst),
+            widths.get(widths.len() / 2).copied().unwrap_or(0.0)
         );
     }
     let mut by_count: Vec<_> = changes.into_iter().collect();
