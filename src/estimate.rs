@@ -67,10 +67,11 @@ pub struct Estimate {
 ///
 /// `profile` is a shipped [`Profile`] or a loaded [`crate::CustomProfile`] (`&custom`).
 pub fn estimate<'a>(text: &str, profile: impl Into<Tables<'a>>) -> Estimate {
-    let t = profile.into();
-    let mut e = Estimator::new(t.base());
-    e.update(text);
-    e.finish_as(t)
+    // The scanner is this call's own: its counts are read off it in place, where an `Estimator`, which may go on
+    // after it is read, reads them off a copy of its scanner (about 5 KB).
+    let mut s = Scanner::new();
+    s.feed(text);
+    price(&s.end(), profile.into())
 }
 
 /// Prices a text known only by its length and kind, from the characters per token measured for that kind: the

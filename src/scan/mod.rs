@@ -825,6 +825,9 @@ impl Default for Scanner {
     }
 }
 
+/// The block loop's histogram: eight tables of counts, which it takes turns at.
+type Tables8 = [[u32; 256]; 8];
+
 /// The population count (`popcnt` where the block loop is compiled for it).
 #[inline(always)]
 fn pc(x: u64) -> u64 {
@@ -996,7 +999,16 @@ impl Scanner {
     }
 
     /// Scans every block of `input` that has a window's bytes in it, in place; returns how many bytes it took.
+    /// With `count`, the blocks' bytes go into the histogram too, through eight tables of the stack (8 KB, zeroed
+    /// only then: a short piece, counted apart, does not pay for them).
     fn blocks(&mut self, input: &[u8], count: bool) -> usize {
+        let mut tables;
+        let t = if count {
+            tables = [[0u32; 256]; 8];
+            Some(&mut tables)
+        } else {
+            None
+        };
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
@@ -1004,15 +1016,15 @@ impl Scanner {
                 // SAFETY: the CPU has every feature `blocks_v3` is compiled with beyond the target's own
                 // (detected just above).
                 #[allow(unsafe_code)]
-                return unsafe { self.blocks_v3(input, count) };
+                return unsafe { self.blocks_v3(input, t) };
             }
             if has!("popcnt") {
                 // SAFETY: as above, for `popcnt`.
                 #[allow(unsafe_code)]
-                return unsafe { self.blocks_popcnt(input, count) };
+                return unsafe { self.blocks_popcnt(input, t) };
             }
         }
-        self.blocks_here(input, classify::Portable, count)
+        self.blocks_here(input, classify::Portable, t)
     }
 
     /// [`Scanner::blocks`] compiled for x86-64-v3 CPUs (2013 on: AVX2, BMI1 and BMI2, LZCNT, POPCNT), classifying
@@ -1021,9 +1033,9 @@ impl Scanner {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     #[allow(unsafe_code)]
-    unsafe fn blocks_v3(&mut self, input: &[u8], count: bool) -> usize {
+    unsafe fn blocks_v3(&mut self, input: &[u8], t: Option<&mut Tables8>) -> usize {
         // SAFETY: this runs only on CPUs with AVX2 (see `blocks`).
-        self.blocks_here(input, unsafe { classify::Avx2::new() }, count)
+        self.blocks_here(input, unsafe { classify::Avx2::new() }, t)
     }
 
     /// [`Scanner::blocks`] compiled with the `popcnt` instruction: without it, each of a block's few dozen
@@ -1031,13 +1043,18 @@ impl Scanner {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     #[allow(unsafe_code)]
-    unsafe fn blocks_popcnt(&mut self, input: &[u8], count: bool) -> usize {
-        self.blocks_here(input, classify::Portable, count)
+    unsafe fn blocks_popcnt(&mut self, input: &[u8], t: Option<&mut Tables8>) -> usize {
+        self.blocks_here(input, classify::Portable, t)
     }
 
     /// The block loop, each build of it: the previous block's masks stay in a local from block to block.
     #[inline(always)]
-    fn blocks_here<C: Classes>(&mut self, input: &[u8], cl: C, count: bool) -> usize {
+    fn blocks_here<C: Classes>(
+        &mut self,
+        input: &[u8],
+        cl: C,
+        mut t: Option<&mut Tables8>,
+    ) -> usize {
         let mut p = 0;
         let mut carry = self.c;
         // The byte histogram of the blocks, when the loop counts their bytes (a long piece): eight tables in turn,
@@ -1045,11 +1062,10 @@ impl Scanner {
         // time (one load where each byte took one), while the block is at hand (one pass over the text: 3% off the
         // mixed text's time, where the histogram took a pass of its own). Each table takes 8 bytes of a block, so
         // none overflows in the 2^29 blocks before they are folded in.
-        let mut t = [[0u32; 256]; 8];
         let mut since = 0u32;
         while let Some(w) = input.get(p..p + WIN) {
             if let Ok(w) = <&[u8; WIN]>::try_from(w) {
-                if count {
+                if let Some(t) = t.as_deref_mut() {
                     for r in w[..BLOCK].chunks_exact(16) {
                         let a = u64::from_le_bytes(r[..8].try_into().unwrap_or_default());
                         let b = u64::from_le_bytes(r[8..].try_into().unwrap_or_default());
@@ -1060,7 +1076,7 @@ impl Scanner {
                     }
                     since += 1;
                     if since == 1 << 28 {
-                        self.fold_tables(&mut t);
+                        self.fold_tables(t);
                         since = 0;
                     }
                 }
@@ -1074,8 +1090,8 @@ impl Scanner {
             }
             p += BLOCK;
         }
-        if count {
-            self.fold_tables(&mut t);
+        if let Some(t) = t {
+            self.fold_tables(t);
         }
         self.c = carry;
         p
@@ -1084,7 +1100,7 @@ impl Scanner {
     /// Adds the histogram's eight tables into `hist` and clears them. The block loop takes repeats' bytes out of
     /// `hist` before their block's counts come in, so `hist` wraps below zero for a while: every count is exact
     /// again once the tables are in (arithmetic modulo 2^64).
-    fn fold_tables(&mut self, t: &mut [[u32; 256]; 8]) {
+    fn fold_tables(&mut self, t: &mut Tables8) {
         for (i, h) in self.hist.iter_mut().enumerate() {
             *h = h.wrapping_add(t.iter().map(|r| r[i] as u64).sum::<u64>());
         }
@@ -1713,11 +1729,16 @@ impl Scanner {
 
     /// The counts so far, as if the text ended here. The scanner can go on being fed afterwards.
     pub fn features(&self) -> Features {
-        self.clone().into_features()
+        self.clone().end()
     }
 
     /// The counts, the text ending here.
     pub fn into_features(mut self) -> Features {
+        self.end()
+    }
+
+    /// The counts, the text ending here, read off this scanner in place (it is spent: its last bytes are scanned).
+    pub(crate) fn end(&mut self) -> Features {
         self.flush_partial_as_invalid();
         // The last bytes: a full block first when there is one, then the rest (perhaps nothing: the text's end is
         // then at the last block's first byte, where runs close).
