@@ -1114,14 +1114,38 @@ impl Scanner {
         }
     }
 
-    /// One block outside the block loop (the one that completes the buffer, the text's last ones).
+    /// One block outside the block loop (the one that completes the buffer, the text's last ones): a short text's
+    /// last block is most of its scan, so on an x86-64-v3 CPU it is classified 32 bytes at a time too.
     fn block_once(&mut self, w: &[u8; WIN], m: usize) {
         let mut carry = self.c;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt") {
+                // SAFETY: the CPU has every feature `block_v3` is compiled with (detected just above).
+                #[allow(unsafe_code)]
+                unsafe {
+                    self.block_v3(&mut carry, w, m)
+                };
+                self.c = carry;
+                return;
+            }
+        }
         self.block_out(&mut carry, w, m);
         self.c = carry;
     }
 
-    /// [`Scanner::block`], portable, built once: outside the block loop, and in wasm inside it too.
+    /// [`Scanner::block`] compiled as [`Scanner::blocks_v3`] is, for one block.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[allow(unsafe_code)]
+    unsafe fn block_v3(&mut self, carry: &mut Carry, w: &[u8; WIN], m: usize) {
+        // SAFETY: this runs only on CPUs with AVX2 (see `block_once`).
+        self.block(carry, unsafe { classify::Avx2::new() }, w, m);
+    }
+
+    /// [`Scanner::block`], portable, built once: outside the block loop (but on x86-64-v3 CPUs), and in wasm inside
+    /// it too.
     #[inline(never)]
     fn block_out(&mut self, carry: &mut Carry, w: &[u8; WIN], m: usize) {
         self.block(carry, classify::Portable, w, m);
