@@ -50,6 +50,11 @@ pub fn split_hash(id: &str) -> u64 {
     h
 }
 
+/// Which of the five cross-validation folds inside the fit split a sample is in (`cv`, `additive-high`).
+pub fn cv_fold(id: &str) -> usize {
+    (split_hash(id) / 3 % 5) as usize
+}
+
 /// Which side of the split a sample is on.
 pub fn split_of(id: &str) -> &'static str {
     if split_hash(id).is_multiple_of(3) {

@@ -217,9 +217,10 @@ fn prefixes(root: &Path, only: Option<&str>) {
 /// A study, not the shipped band: what a high end additive over the content classes would give,
 /// `Σ U[class] · tokens[class] + Z · √L` (the classes' parts of the median, `L` their sum). Each part grows with the
 /// text's counts (but for the detected kind's median correction, a percent or two), so such a high end does not fall
-/// where the kind changes as text is appended; the shipped one, a `z` per kind, does (`prefixes`). `U` (each ≥ 1) and `Z` are fitted by coordinate search for the narrowest
-/// high end with 99.5% of samples and 95% of every kind's under it, on four folds of the fit split, and measured on
-/// the fifth (5-fold cross-validation, as `cv`'s folds); against the shipped band on the same samples.
+/// where the kind changes as text is appended; the shipped one, a `z` per kind, does (`prefixes`). `U` (each ≥ 1)
+/// and `Z` are fitted by coordinate search for the narrowest high end with 99.5% of samples and 95% of every kind's
+/// under it, on four folds of the fit split, and measured on the fifth ([`cv_fold`]); against the shipped band on
+/// the same samples.
 fn additive_high(root: &Path, only: Option<&str>) {
     struct Row {
         label: String,
@@ -305,7 +306,7 @@ fn additive_high(root: &Path, only: Option<&str>) {
             }
             rows.push(Row {
                 label: s.label.clone(),
-                fold: (split_hash(&s.id) / 3 % 5) as usize,
+                fold: cv_fold(&s.id),
                 truth: t as f64,
                 tokens: e.tokens as f64,
                 high: e.high as f64,
@@ -335,7 +336,6 @@ fn cv(root: &Path, only: Option<&str>) {
     let rows = read_counts(&root.join("calibration/counts.tsv"));
     let prepared = prepare(&samples, &rows);
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
-    let fold = |id: &str| (split_hash(id) / 3 % 5) as usize;
     let show_misses = std::env::var_os("MISSES").is_some();
     for p in Profile::ALL {
         if only.is_some_and(|o| o != p.name()) {
@@ -350,14 +350,14 @@ fn cv(root: &Path, only: Option<&str>) {
             let train: Vec<&Prepared> = fit
                 .iter()
                 .copied()
-                .filter(|d| fold(&d.row.id) != k)
+                .filter(|d| cv_fold(&d.row.id) != k)
                 .collect();
             let mut w = fit_weights(&train, pi);
             for x in w.iter_mut() {
                 *x = quantize(*x, Round::Nearest);
             }
             let bm = fit_band_model(&residuals_oof(&train, pi), FIT_COVERAGE);
-            for d in fit.iter().filter(|d| fold(&d.row.id) == k) {
+            for d in fit.iter().filter(|d| cv_fold(&d.row.id) == k) {
                 let Some(t) = d.row.truth[pi] else { continue };
                 let e = llm_preflight::internals::estimate::from_features_with(
                     &d.x, p, &w, &bm.kinds, bm.spread,

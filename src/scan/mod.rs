@@ -828,6 +828,15 @@ impl Default for Scanner {
 /// The block loop's histogram: eight tables of counts, which it takes turns at.
 type Tables8 = [[u32; 256]; 8];
 
+/// Whether the CPU has every feature the x86-64-v3 builds of the block ([`Scanner::blocks_v3`],
+/// [`Scanner::block_v3`]) are compiled with: AVX2, BMI1 and BMI2, LZCNT, POPCNT (detected once, then cached).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_v3() -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
+}
+
 /// The population count (`popcnt` where the block loop is compiled for it).
 #[inline(always)]
 fn pc(x: u64) -> u64 {
@@ -1011,14 +1020,13 @@ impl Scanner {
         };
         #[cfg(target_arch = "x86_64")]
         {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt") {
+            if has_v3() {
                 // SAFETY: the CPU has every feature `blocks_v3` is compiled with beyond the target's own
                 // (detected just above).
                 #[allow(unsafe_code)]
                 return unsafe { self.blocks_v3(input, t) };
             }
-            if has!("popcnt") {
+            if std::arch::is_x86_feature_detected!("popcnt") {
                 // SAFETY: as above, for `popcnt`.
                 #[allow(unsafe_code)]
                 return unsafe { self.blocks_popcnt(input, t) };
@@ -1119,17 +1127,14 @@ impl Scanner {
     fn block_once(&mut self, w: &[u8; WIN], m: usize) {
         let mut carry = self.c;
         #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt") {
-                // SAFETY: the CPU has every feature `block_v3` is compiled with (detected just above).
-                #[allow(unsafe_code)]
-                unsafe {
-                    self.block_v3(&mut carry, w, m)
-                };
-                self.c = carry;
-                return;
-            }
+        if has_v3() {
+            // SAFETY: the CPU has every feature `block_v3` is compiled with (detected just above).
+            #[allow(unsafe_code)]
+            unsafe {
+                self.block_v3(&mut carry, w, m)
+            };
+            self.c = carry;
+            return;
         }
         self.block_out(&mut carry, w, m);
         self.c = carry;
