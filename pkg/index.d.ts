@@ -30,6 +30,12 @@ export interface ProfileFile {
    * Files written before the third term hold two numbers, read as [a, b, 0].
    */
   spread: [number, number, number] | [number, number];
+  /**
+   * The additive high end's terms: the high end is Σ U[class] · L[class] + sqrt · √L over the content classes' parts
+   * of the linear estimate L (each U ≥ 1), so it never falls as text is appended. Files without it (written before,
+   * or whose bands were refitted to traffic) price the high end by their bands.
+   */
+  high?: Record<'letters' | 'cjk' | 'digits' | 'punctuation' | 'whitespace' | 'symbols' | 'repeats' | 'control' | 'sqrt', number>;
   /** Per content kind: [m, z_lo, z_hi]. */
   bands: Record<ContentKind, [number, number, number]>;
   /** Per content kind: characters per token at p5, p50, p95. */

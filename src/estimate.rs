@@ -1,7 +1,8 @@
 //! Token estimates with a p5–p95 band, from the scanner's counts and the calibrated tables.
 //!
 //! `tokens = Σ rate[profile][feature] × count[feature]`, scaled by the median correction for the detected content
-//! kind; `low` and `high` scale the same sum by that kind's p5 and p95 ratios (true/estimated), measured on the
+//! kind; `low` scales the same sum by that kind's p5 ratio (true/estimated), and `high` is additive over the content
+//! classes' parts of it ([`additive_high`]), so that it never falls as text is appended; both measured on the
 //! calibration split of the corpus. See `calibration/README.md` for how the tables are made.
 
 use crate::content::{repeat_share, ContentKind};
@@ -243,7 +244,7 @@ pub fn from_features(x: &Features, profile: Profile) -> Estimate {
 /// Prices counted features with a profile's tables, shipped or custom.
 pub fn price(x: &Features, t: Tables<'_>) -> Estimate {
     t.weights
-        .with(|w| from_features_with(x, t.base, w, t.bands, t.spread))
+        .with(|w| from_features_with(x, t.base, w, t.bands, t.spread, t.high.as_ref()))
 }
 
 /// The spread of `ln(true / L)` for a text whose linear estimate is `lin` tokens: `σ = sqrt(a + b / L + c · r)`
@@ -342,7 +343,76 @@ pub fn from_features_with<W: Copy + Into<f64>>(
     w: &[W],
     bands: &[[W; 3]],
     spread: [W; 3],
+    high: Option<&[W; HIGH_TERMS]>,
 ) -> Estimate {
+    priced(x, profile, w, bands, spread, high).0
+}
+
+/// What the additive high end of a text is made of (see [`additive_high`]), from given rates: what calibration
+/// fits the high end's terms on.
+pub fn high_inputs<W: Copy + Into<f64>>(
+    x: &Features,
+    profile: Profile,
+    w: &[W],
+    bands: &[[W; 3]],
+    spread: [W; 3],
+) -> HighInputs {
+    priced(x, profile, w, bands, spread, None).1
+}
+
+pub use crate::profile_file::HIGH_TERMS;
+
+/// What a text's additive high end is priced from ([`additive_high`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HighInputs {
+    /// Each class's part of the linear estimate `Σ rate × count`, in [`Class::ALL`] order (before any kind's
+    /// correction: the high end does not depend on the detected kind).
+    pub parts: [f64; Class::COUNT],
+    /// What the text's repeats cost at the high end of the run tables ([`run_price`]).
+    pub run_high: f64,
+    /// Bytes of short periodic patterns and of long runs of letters with no space, which may cost a token each.
+    pub periodic_bytes: f64,
+    /// Those bytes' share of each class's part.
+    pub periodic_parts: [f64; Class::COUNT],
+}
+
+/// The band's high end, additive over the content classes: `Σ U[c]·parts[c] + Z·√L` (`L` the linear estimate),
+/// the repeats' term at least what their run tables' high end says, and the bytes of periodic patterns at up to a
+/// token each in place of their share. `u` holds `U` (each ≥ 1, fitted per profile) and then `Z`.
+///
+/// Every term grows as text is appended after a whitespace seam, whatever kind the text is then detected as (each
+/// class's part does, as every count does; a periodic share `part·n/N` grows by at most what its part grows by), so
+/// the high end never falls as a conversation grows; a band scaled per detected kind does where the kind changes
+/// (`calibrate prefixes`).
+pub fn additive_high(h: &HighInputs, u: &[f64; HIGH_TERMS]) -> f64 {
+    let (mut hi, mut periodic, mut lin) = (0.0, 0.0, 0.0);
+    for (((c, &part), &share), &u) in Class::ALL
+        .iter()
+        .zip(&h.parts)
+        .zip(&h.periodic_parts)
+        .zip(u)
+    {
+        let part = part.max(0.0);
+        lin += part;
+        periodic += u * share.max(0.0);
+        hi += if *c == Class::Repeats {
+            (u * part).max(h.run_high)
+        } else {
+            u * part
+        };
+    }
+    hi + u[Class::COUNT] * lin.sqrt() + (h.periodic_bytes - periodic).max(0.0)
+}
+
+/// [`from_features_with`], and what its additive high end is priced from.
+fn priced<W: Copy + Into<f64>>(
+    x: &Features,
+    profile: Profile,
+    w: &[W],
+    bands: &[[W; 3]],
+    spread: [W; 3],
+    high: Option<&[W; HIGH_TERMS]>,
+) -> (Estimate, HighInputs) {
     let kind = ContentKind::detect(x);
     // A table written before this kind existed has no band for it: a wide one then.
     let [m, z_lo, z_hi] = bands.get(kind as usize).map_or([0.0, -3.0, 3.0], |b| {
@@ -363,6 +433,11 @@ pub fn from_features_with<W: Copy + Into<f64>>(
     let at = |q: f64, run: f64| lin * q + (run - repeats * q).max(0.0);
     // What the median's pricing of periodic patterns changes in each class's part.
     let mut periodic_mid = [0.0f64; Class::COUNT];
+    let mut inputs = HighInputs {
+        parts: per_class,
+        run_high: run_hi,
+        ..HighInputs::default()
+    };
     let (tokens, low, high) = if x.chars == 0 {
         (0, 0, 0)
     } else {
@@ -408,7 +483,13 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let long = x.runs.long_letters.saturating_sub(x.runs.periodic_plain);
         if periodic + long > 0 {
             let chars = count(periodic + long);
-            let fitted = fitted_periodic + fitted(count(long), Class::Letters);
+            inputs.periodic_bytes = chars;
+            for (c, n) in parts {
+                inputs.periodic_parts[c as usize] += fitted(n, c);
+            }
+            let long = fitted(count(long), Class::Letters);
+            inputs.periodic_parts[Class::Letters as usize] += long;
+            let fitted = fitted_periodic + long;
             lo = lo.min(lo - fitted * q_lo + chars * least_run_rate(profile));
             hi = hi.max(hi - fitted * q_hi + chars);
         }
@@ -442,6 +523,9 @@ pub fn from_features_with<W: Copy + Into<f64>>(
         let tokens = clamp(mid.round());
         // A text of `b` bytes is at most `b` tokens but for a word-start piece: the low end never asks for more.
         let low = clamp(lo.floor()).min(tokens).min(x.bytes.max(1));
+        if let Some(u) = high {
+            hi = additive_high(&inputs, &u.map(Into::into));
+        }
         let high = clamp(hi.ceil()).max(tokens);
         (tokens, low, high)
     };
@@ -484,14 +568,15 @@ pub fn from_features_with<W: Copy + Into<f64>>(
     if let Some(first) = mix.first_mut() {
         first.tokens += charless;
     }
-    Estimate {
+    let e = Estimate {
         tokens,
         low,
         high,
         chars: x.chars,
         content: Content { kind, mix },
         profile,
-    }
+    };
+    (e, inputs)
 }
 
 #[cfg(test)]

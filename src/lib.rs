@@ -150,7 +150,8 @@ pub mod internals {
     pub mod estimate {
         pub use crate::content::repeat_share;
         pub use crate::estimate::{
-            from_features, from_features_with, least_run_rate, linear, price, run_price, sigma,
+            additive_high, from_features, from_features_with, high_inputs, least_run_rate, linear,
+            price, run_price, sigma, HighInputs, HIGH_TERMS,
         };
     }
     /// The 16-bit codes the shipped rates are stored as.

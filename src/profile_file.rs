@@ -1,15 +1,17 @@
 //! Profiles as data: the tables an estimate is priced with, the shipped ones exported as JSON, and an operator's
 //! own (fitted to their traffic by `llm-preflight calibrate`) loaded back from JSON.
 //!
-//! A profile file is self-contained: every feature's rate, the spread, and per content kind the band `[m, z_lo,
-//! z_hi]` and the characters-per-token quantiles `[p5, p50, p95]`. The same file estimates the same way in the
-//! crate, the npm package and the page, and a shipped profile exported and loaded back prices exactly as the
-//! shipped one (both price with `f32` values, and the file writes each value in its shortest `f32` form; the shipped
+//! A profile file is self-contained: every feature's rate, the spread, per content kind the band `[m, z_lo, z_hi]`
+//! and the characters-per-token quantiles `[p5, p50, p95]`, and (optional) the additive high end's terms `high`: a
+//! multiplier per content class and `sqrt` (a file without them prices its high end by its bands). The same file
+//! estimates the same way in the crate, the npm package and the page, and a shipped profile exported and loaded
+//! back prices exactly as the shipped one (both price with `f32` values, and the file writes each value in its shortest `f32` form; the shipped
 //! rates are stored as 16-bit codes that read back as exactly those values, see [`decode_rate`]).
 //!
 //! ```json
 //! {"format": "llm-preflight-profile/1", "name": "acme-gpt4o", "base": "o200k", "description": "...",
 //!  "rates": {"bias": 0.0, "latin_runs": 0.515664, ...}, "spread": [0.0021, 0.31, 0.17],
+//!  "high": {"letters": 1.27, "cjk": 1.56, ..., "control": 1.0, "sqrt": 1.09},
 //!  "bands": {"prose": [0.0117, -4.59, 4.06], ...}, "chars_per_token": {"prose": [2.29, 3.77, 4.86], ...},
 //!  "fitted": {...}}
 //! ```
@@ -18,11 +20,15 @@
 use crate::content::ContentKind;
 use crate::names::UnknownName;
 use crate::profile::Profile;
-use crate::scan::{FEATURE_NAMES, NF};
+use crate::scan::{Class, FEATURE_NAMES, NF};
 use crate::tables;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::fmt::Write as _;
+
+/// The terms of the additive high end (`crate::internals::estimate::additive_high`): one multiplier per class
+/// ([`Class::ALL`] order), then `Z`.
+pub const HIGH_TERMS: usize = Class::COUNT + 1;
 
 /// The format tag every profile file carries.
 pub const FORMAT: &str = "llm-preflight-profile/1";
@@ -40,6 +46,9 @@ pub struct Tables<'a> {
     pub(crate) weights: Rates<'a>,
     pub(crate) bands: &'a [[f32; 3]],
     pub(crate) spread: [f32; 3],
+    /// The additive high end's terms ([`crate::internals::estimate::additive_high`]); `None` prices the high end by
+    /// the bands (a profile whose bands were refitted to traffic).
+    pub(crate) high: Option<[f32; HIGH_TERMS]>,
     pub(crate) chars_per_token: CharsPerToken<'a>,
 }
 
@@ -192,6 +201,14 @@ impl<'a> Tables<'a> {
             num(self.spread[1]),
             num(self.spread[2])
         );
+        if let Some(h) = self.high {
+            s.push_str("  \"high\": {");
+            for (i, x) in h.iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                let _ = write!(s, "{sep}{}: {}", json_str(high_term_name(i)), num(*x));
+            }
+            s.push_str("},\n");
+        }
         for (key, rows) in [
             ("bands", self.bands),
             ("chars_per_token", self.chars_per_token.rows()),
@@ -230,6 +247,7 @@ impl PartialEq for Tables<'_> {
             && self.weights.with(|a| o.weights.with(|b| a == b))
             && self.bands == o.bands
             && self.spread == o.spread
+            && self.high == o.high
             && self.chars_per_token.rows() == o.chars_per_token.rows()
     }
 }
@@ -243,6 +261,7 @@ impl From<Profile> for Tables<'static> {
             weights: Rates::Shipped(p),
             bands: tables::BANDS[i],
             spread: tables::SPREAD[i],
+            high: Some(tables::HIGH[i]),
             chars_per_token: CharsPerToken::Shipped(p),
         }
     }
@@ -269,6 +288,7 @@ pub struct CustomProfile {
     weights: Vec<f32>,
     bands: Vec<[f32; 3]>,
     spread: [f32; 3],
+    high: Option<[f32; HIGH_TERMS]>,
     chars_per_token: Vec<[f32; 3]>,
     fitted: Value,
 }
@@ -284,6 +304,7 @@ impl CustomProfile {
             weights: t.weights.with(<[f32]>::to_vec),
             bands: t.bands.to_vec(),
             spread: t.spread,
+            high: t.high,
             chars_per_token: t.chars_per_token.rows().to_vec(),
             fitted: Value::Object(Map::new()),
         }
@@ -297,6 +318,7 @@ impl CustomProfile {
             weights: Rates::Own(&self.weights),
             bands: &self.bands,
             spread: self.spread,
+            high: self.high,
             chars_per_token: CharsPerToken::Own(&self.chars_per_token),
         }
     }
@@ -332,11 +354,20 @@ impl CustomProfile {
     }
 
     /// Replaces one kind's band `[m, z_lo, z_hi]`. Non-finite values, or `z_lo > 0`, or `z_hi < 0`, are refused.
+    ///
+    /// The profile's high end is then priced by its bands, not additively over the content classes (the additive
+    /// terms were fitted with the shipped bands' medians and know nothing of the new one).
     pub fn set_band(&mut self, kind: ContentKind, band: [f64; 3]) -> Result<(), ProfileFileError> {
         let b = band.map(|x| x as f32);
         check_band(&format!("/bands/{}", kind.name()), b)?;
         self.bands[kind as usize] = b;
+        self.high = None;
         Ok(())
+    }
+
+    /// The additive high end's terms (`U` per class in [`Class::ALL`] order, then `Z`), if the profile has them.
+    pub fn high(&self) -> Option<[f32; HIGH_TERMS]> {
+        self.high
     }
 
     /// Replaces one kind's characters-per-token quantiles `[p5, p50, p95]` (positive and in order).
@@ -388,6 +419,7 @@ impl CustomProfile {
                     | "description"
                     | "rates"
                     | "spread"
+                    | "high"
                     | "bands"
                     | "chars_per_token"
                     | "fitted"
@@ -444,6 +476,45 @@ impl CustomProfile {
         }
         let spread = spread.map(|x| x as f32);
 
+        // Files written before the additive high end price their high end by their bands.
+        let high = match o.get("high") {
+            None | Some(Value::Null) => None,
+            Some(_) => {
+                let m = get_obj(o, "high")?;
+                for k in m.keys() {
+                    if !(0..HIGH_TERMS).any(|i| high_term_name(i) == k) {
+                        return Err(ProfileFileError::Unknown {
+                            path: format!("/high/{k}"),
+                        });
+                    }
+                }
+                let mut h = [0.0f32; HIGH_TERMS];
+                for (i, x) in h.iter_mut().enumerate() {
+                    let name = high_term_name(i);
+                    let path = format!("/high/{name}");
+                    let v = m
+                        .get(name)
+                        .ok_or_else(|| ProfileFileError::Missing(path.clone()))?;
+                    let n = number(Some(v), &path)?;
+                    let ok = if i < Class::COUNT {
+                        (1.0..=100.0).contains(&n)
+                    } else {
+                        (0.0..=100.0).contains(&n)
+                    };
+                    if !ok {
+                        let expected = if i < Class::COUNT {
+                            "a multiplier from 1 to 100"
+                        } else {
+                            "a number from 0 to 100"
+                        };
+                        return Err(wrong(&path, expected));
+                    }
+                    *x = n as f32;
+                }
+                Some(h)
+            }
+        };
+
         let per_kind = |key: &str| -> Result<Vec<[f32; 3]>, ProfileFileError> {
             let m = get_obj(o, key)?;
             for k in m.keys() {
@@ -483,6 +554,7 @@ impl CustomProfile {
             weights,
             bands,
             spread,
+            high,
             chars_per_token,
             fitted,
         })
@@ -574,6 +646,11 @@ impl fmt::Display for ProfileFileError {
 }
 
 impl std::error::Error for ProfileFileError {}
+
+/// A profile file's name for the additive high end's term `i`: a class's name, then `sqrt`.
+fn high_term_name(i: usize) -> &'static str {
+    Class::ALL.get(i).map_or("sqrt", |c| c.name())
+}
 
 fn wrong(path: &str, expected: &str) -> ProfileFileError {
     ProfileFileError::Wrong {
@@ -776,6 +853,34 @@ mod tests {
     }
 
     #[test]
+    fn a_file_without_the_additive_high_end_prices_its_high_end_by_its_bands() {
+        // Files written before the additive high end have no `high`; they load, and their high end is the bands'
+        // (`L·e^(m + z_hi·σ)`), as is that of a profile whose bands were refitted.
+        let text = "fn main() { println!(\"{}\", 1 + 2); }\nThe sum is printed once.";
+        let shipped = crate::estimate(text, Profile::O200k);
+        let mut v: Value = serde_json::from_str(&Profile::O200k.to_json()).unwrap();
+        let h = v["high"].as_object().unwrap();
+        assert_eq!(h.len(), HIGH_TERMS);
+        assert_eq!(
+            h["letters"].as_f64().map(|x| x as f32),
+            Some(tables::HIGH[0][0])
+        );
+        v.as_object_mut().unwrap().remove("high");
+        let old = CustomProfile::from_json(&v.to_string()).unwrap();
+        assert_eq!(old.high(), None);
+        let banded = crate::estimate(text, &old);
+        assert_eq!((banded.tokens, banded.low), (shipped.tokens, shipped.low));
+        assert_ne!(banded.high, shipped.high, "{banded:?} {shipped:?}");
+        let mut c = CustomProfile::from_json(&Profile::O200k.to_json()).unwrap();
+        assert_eq!(c.high(), Some(tables::HIGH[0]));
+        c.set_band(ContentKind::Code, old.tables().band(ContentKind::Code))
+            .unwrap();
+        assert_eq!(c.high(), None);
+        assert_eq!(crate::estimate(text, &c).high, banded.high);
+        assert_eq!(CustomProfile::from_json(&c.to_json()).unwrap(), c);
+    }
+
+    #[test]
     fn a_spread_of_two_numbers_has_no_repeat_term() {
         // Files written before the spread's repeat term hold `[a, b]`; they load as `[a, b, 0]` and price so.
         let mut v: Value = serde_json::from_str(&Profile::O200k.to_json()).unwrap();
@@ -844,6 +949,26 @@ mod tests {
                 "/spread",
             ),
             (Box::new(|v| v["extra"] = 1.into()), "/extra"),
+            (
+                Box::new(|v| v["high"]["letters"] = 0.5.into()),
+                "/high/letters",
+            ),
+            (
+                Box::new(|v| v["high"]["sqrt"] = (-1.0).into()),
+                "/high/sqrt",
+            ),
+            (
+                Box::new(|v| v["high"]["sqrt"] = f64::NAN.into()),
+                "/high/sqrt",
+            ),
+            (
+                Box::new(|v| {
+                    v["high"].as_object_mut().unwrap().remove("cjk");
+                }),
+                "/high/cjk",
+            ),
+            (Box::new(|v| v["high"]["nope"] = 1.0.into()), "/high/nope"),
+            (Box::new(|v| v["high"] = serde_json::json!([1, 2])), "/high"),
         ];
         for (edit, needle) in cases {
             let mut w = v.clone();

@@ -12,9 +12,11 @@
 // Matrix code reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]
 
-use llm_preflight::internals::estimate::{from_features, linear};
+use llm_preflight::internals::estimate::{
+    additive_high, from_features, from_features_with, high_inputs, linear, HighInputs, HIGH_TERMS,
+};
 use llm_preflight::internals::profile_file::{decode_rate, encode_rate};
-use llm_preflight::internals::scan::{scan, Features, FEATURE_NAMES, NF};
+use llm_preflight::internals::scan::{scan, Class, Features, FEATURE_NAMES, NF};
 use llm_preflight::{ContentKind, Profile};
 
 /// How many profiles there are (one column of counts, one table each).
@@ -478,19 +480,183 @@ pub fn residuals(data: &[&Prepared], p: usize, w: &[f64; NF]) -> Vec<Residual> {
         .collect()
 }
 
-/// Out-of-fold residuals: each sample is priced by rates fitted without it (5 folds), so the band reflects how
-/// the rates do on text they have not seen, not how well they fit their own samples.
-pub fn residuals_oof(data: &[&Prepared], p: usize) -> Vec<Residual> {
-    let fold = |d: &Prepared| (split_hash(&d.row.id) / 3 % 5) as usize;
+/// Rates fitted without each of the five [`cv_fold`]s of `data` (quantised as the tables are): what out-of-fold
+/// residuals and the high end's fit price each sample with.
+pub fn oof_weights(data: &[&Prepared], p: usize) -> Vec<[f64; NF]> {
+    (0..5)
+        .map(|k| {
+            let train: Vec<&Prepared> = data
+                .iter()
+                .copied()
+                .filter(|d| cv_fold(&d.row.id) != k)
+                .collect();
+            let mut w = fit_weights(&train, p);
+            for x in w.iter_mut() {
+                *x = quantize(*x, Round::Nearest);
+            }
+            w
+        })
+        .collect()
+}
+
+/// Out-of-fold residuals: each sample is priced by rates fitted without it (5 folds, `oof` from [`oof_weights`]),
+/// so the band reflects how the rates do on text they have not seen, not how well they fit their own samples.
+pub fn residuals_oof(data: &[&Prepared], p: usize, oof: &[[f64; NF]]) -> Vec<Residual> {
     let mut out = Vec::new();
-    for k in 0..5 {
-        let train: Vec<&Prepared> = data.iter().copied().filter(|d| fold(d) != k).collect();
-        let mut w = fit_weights(&train, p);
-        for x in w.iter_mut() {
-            *x = quantize(*x, Round::Nearest);
+    for (k, w) in oof.iter().enumerate() {
+        let held: Vec<&Prepared> = data
+            .iter()
+            .copied()
+            .filter(|d| cv_fold(&d.row.id) == k)
+            .collect();
+        out.extend(residuals(&held, p, w));
+    }
+    out
+}
+
+/// One sample for the high end's fit: its label, true count, median estimate, byte cap and high-end inputs.
+struct HighRow<'a> {
+    label: &'a str,
+    truth: f64,
+    tokens: u64,
+    cap: u64,
+    inputs: HighInputs,
+}
+
+/// The high end as the library prices it from `u` ([`additive_high`], rounded up, clamped, at least the median).
+fn high_of(r: &HighRow, u: &[f64; HIGH_TERMS]) -> u64 {
+    let h = additive_high(&r.inputs, u).ceil();
+    ((h.max(1.0) as u64).min(r.cap)).max(r.tokens)
+}
+
+/// Fits the additive high end's terms ([`additive_high`]: `U` per class, each ≥ 1, then `Z` ≥ 0) for one profile.
+/// Each sample is priced out of fold (rates from `oof`, the band model `bm`). From the narrowest high end, nearest
+/// miss first, the term is raised that covers one more sample for the least added mean width (high over median),
+/// until `target[0]` of all samples and `target[1]` of every labelled kind's are under it; each term is then
+/// lowered as far as the targets allow, every `U − 1` and `Z` stretched by [`HIGH_MARGIN`] and rounded up to table
+/// values.
+pub fn fit_high(
+    data: &[&Prepared],
+    p: usize,
+    oof: &[[f64; NF]],
+    bm: &BandModel,
+    target: [f64; 2],
+) -> [f64; HIGH_TERMS] {
+    let profile = Profile::ALL[p];
+    let rows: Vec<HighRow> = data
+        .iter()
+        .filter_map(|d| {
+            let t = d.row.truth[p].filter(|&t| t > 0)?;
+            let w = &oof[cv_fold(&d.row.id)];
+            let e = from_features_with(&d.x, profile, w, &bm.kinds, bm.spread, None);
+            Some(HighRow {
+                label: d.row.label.as_str(),
+                truth: t as f64,
+                tokens: e.tokens,
+                cap: d.x.bytes + 1,
+                inputs: high_inputs(&d.x, profile, w, &bm.kinds, bm.spread),
+            })
+        })
+        .collect();
+    let mut labels: Vec<&str> = rows.iter().map(|r| r.label).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    let label_of: Vec<usize> = rows
+        .iter()
+        .map(|r| labels.binary_search(&r.label).unwrap_or(0))
+        .collect();
+    let n = rows.len().max(1) as f64;
+    // Whether every kind, and all samples pooled, reach their target under `u`; and each sample's shortfall.
+    let check = |u: &[f64; HIGH_TERMS]| {
+        let mut covered = vec![(0.0f64, 0.0f64); labels.len()];
+        let under: Vec<bool> = rows
+            .iter()
+            .zip(&label_of)
+            .map(|(r, &l)| {
+                let inside = r.truth <= high_of(r, u) as f64;
+                covered[l].0 += f64::from(u8::from(inside));
+                covered[l].1 += 1.0;
+                !inside
+            })
+            .collect();
+        let pooled = covered.iter().map(|c| c.0).sum::<f64>() / n < target[0];
+        let short: Vec<bool> = covered
+            .iter()
+            .map(|c| pooled || c.0 / c.1 < target[1])
+            .collect();
+        (short.iter().any(|&s| s), short, under)
+    };
+    // How much each term adds to a sample's high end per unit, and to the mean width (high over median).
+    let slope = |r: &HighRow, c: usize| {
+        if c < Class::COUNT {
+            (r.inputs.parts[c] - r.inputs.periodic_parts[c]).max(0.0)
+        } else {
+            r.inputs
+                .parts
+                .iter()
+                .map(|p| p.max(0.0))
+                .sum::<f64>()
+                .sqrt()
         }
-        let held: Vec<&Prepared> = data.iter().copied().filter(|d| fold(d) == k).collect();
-        out.extend(residuals(&held, p, &w));
+    };
+    let cost: Vec<f64> = (0..HIGH_TERMS)
+        .map(|c| {
+            rows.iter()
+                .map(|r| slope(r, c) / r.tokens.max(1) as f64)
+                .sum::<f64>()
+                / n
+        })
+        .collect();
+    // Nearest miss first: from the narrowest high end (`U = 1`, `Z = 0`), raise the one term that covers one more
+    // sample of a kind short of its target for the least added width, until every kind reaches it.
+    let mut u = [1.0f64; HIGH_TERMS];
+    u[Class::COUNT] = 0.0;
+    for _ in 0..rows.len() * 4 {
+        let (any, short, under) = check(&u);
+        if !any {
+            break;
+        }
+        let mut best: Option<(f64, usize, f64)> = None;
+        for ((r, &l), &out) in rows.iter().zip(&label_of).zip(&under) {
+            if !out || !short[l] {
+                continue;
+            }
+            let gap = r.truth - additive_high(&r.inputs, &u);
+            for c in 0..HIGH_TERMS {
+                let s = slope(r, c);
+                if s > 0.0 && cost[c] > 0.0 {
+                    let step = gap.max(0.0) / s + 1e-9;
+                    if best.is_none_or(|b| step * cost[c] < b.0) {
+                        best = Some((step * cost[c], c, step));
+                    }
+                }
+            }
+        }
+        let Some((_, c, step)) = best else { break };
+        u[c] += step;
+    }
+    // Then each term as low as it goes with every target still met (bisection), twice round.
+    for _ in 0..2 {
+        for c in 0..HIGH_TERMS {
+            let floor = if c < Class::COUNT { 1.0 } else { 0.0 };
+            let (mut lo, mut hi) = (floor, u[c]);
+            for _ in 0..30 {
+                let mid = (lo + hi) / 2.0;
+                let mut v = u;
+                v[c] = mid;
+                if check(&v).0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            u[c] = hi;
+        }
+    }
+    let mut out = [0.0; HIGH_TERMS];
+    for (i, x) in out.iter_mut().enumerate() {
+        let floor = if i < Class::COUNT { 1.0 } else { 0.0 };
+        *x = quantize(floor + (u[i] - floor).max(0.0) * HIGH_MARGIN, Round::Up);
     }
     out
 }
@@ -618,6 +784,8 @@ pub struct Tables {
     pub weights: [[f64; NF]; NP],
     /// Band models per profile.
     pub bands: [BandModel; NP],
+    /// The additive high end's terms per profile ([`fit_high`]).
+    pub high: [[f64; HIGH_TERMS]; NP],
     /// Per profile, per detected kind: characters per token at p5, p50 and p95 on the fit split (what a gateway
     /// that logs only lengths can price with; see `chars_per_token_table`).
     pub chars_per_token: [[[f64; 3]; ContentKind::COUNT]; NP],
@@ -637,6 +805,16 @@ pub const POOLED_FLOOR_Q: f64 = 0.025;
 /// Coverage each labelled kind must reach on the out-of-fold residuals when bands are widened.
 pub const FIT_COVERAGE: f64 = 1.0;
 
+/// The additive high end's fit targets: the share of all samples, and of every labelled kind's, under it, out of
+/// fold. Chosen with [`HIGH_MARGIN`] by cross-validation inside the fit split (`calibrate cv`): fewer samples over
+/// the high end than the bands' (`[m, z_lo, z_hi]`) high end gives, with a high end narrower at the mean.
+pub const HIGH_COVERAGE: [f64; 2] = [0.997, 0.95];
+
+/// Every additive high-end term's excess (`U − 1`, and `Z`) is stretched this much beyond what meets
+/// [`HIGH_COVERAGE`], as [`BAND_MARGIN`] stretches the bands' ends: the fit split's most extreme samples are not the
+/// most extreme texts there are.
+pub const HIGH_MARGIN: f64 = 1.3;
+
 /// Fits all profiles from the fit split, with the run tables from the measured runs (`calibration/runs.tsv`).
 pub fn fit_all(
     prepared: &[Prepared],
@@ -650,13 +828,16 @@ pub fn fit_all(
         spread: [0.0; 3],
     };
     let mut bands = [empty; NP];
+    let mut high = [[0.0; HIGH_TERMS]; NP];
     for p in 0..9 {
         let mut w = fit_weights(&fit, p);
         for x in w.iter_mut() {
             *x = quantize(*x, Round::Nearest);
         }
         weights[p] = w;
-        bands[p] = fit_band_model(&residuals_oof(&fit, p), FIT_COVERAGE);
+        let oof = oof_weights(&fit, p);
+        bands[p] = fit_band_model(&residuals_oof(&fit, p, &oof), FIT_COVERAGE);
+        high[p] = fit_high(&fit, p, &oof, &bands[p], HIGH_COVERAGE);
     }
     let mut chars_per_token = [[[0.0; 3]; ContentKind::COUNT]; NP];
     for (p, cpt) in chars_per_token.iter_mut().enumerate() {
@@ -682,6 +863,7 @@ pub fn fit_all(
     Tables {
         weights,
         bands,
+        high,
         chars_per_token,
         runs,
     }
@@ -775,6 +957,19 @@ pub fn render_tables(t: &Tables, n_fit: usize, n_total: usize) -> String {
             lit(bm.spread[0]),
             lit(bm.spread[1]),
             lit(bm.spread[2]),
+            Profile::ALL[p].name()
+        );
+    }
+    s.push_str("];\n\n");
+    s.push_str("/// Per profile: the additive high end's terms, `U` per class in `Class::ALL` order, then `Z`\n");
+    s.push_str("/// (`estimate::additive_high`).\n");
+    let _ = writeln!(s, "pub(crate) const HIGH: [[f32; {HIGH_TERMS}]; {NP}] = [");
+    for (p, h) in t.high.iter().enumerate() {
+        let terms: Vec<String> = h.iter().map(|x| lit(*x)).collect();
+        let _ = writeln!(
+            s,
+            "    [{}], // {}",
+            terms.join(", "),
             Profile::ALL[p].name()
         );
     }

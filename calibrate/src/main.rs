@@ -1,6 +1,7 @@
-//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|prefixes|additive-high|diag|split>`: see the crate docs.
+//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|prefixes|diag|split>`: see the crate docs.
 
 use calibrate::*;
+use llm_preflight::internals::estimate::from_features_with;
 use llm_preflight::ContentKind;
 use llm_preflight::Profile;
 use std::collections::BTreeMap;
@@ -58,7 +59,6 @@ fn main() -> ExitCode {
         "eval" => eval(&root),
         "cv" => cv(&root, arg.as_deref()),
         "prefixes" => prefixes(&root, arg.as_deref()),
-        "additive-high" => additive_high(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
         "probe" => {
             std::fs::write(root.join("calibration/PROBE.md"), probe_report(&root))
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | prefixes [PROFILE] | additive-high [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | prefixes [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }
@@ -214,121 +214,6 @@ fn prefixes(root: &Path, only: Option<&str>) {
     }
 }
 
-/// A study, not the shipped band: what a high end additive over the content classes would give,
-/// `Σ U[class] · tokens[class] + Z · √L` (the classes' parts of the median, `L` their sum). Each part grows with the
-/// text's counts (but for the detected kind's median correction, a percent or two), so such a high end does not fall
-/// where the kind changes as text is appended; the shipped one, a `z` per kind, does (`prefixes`). `U` (each ≥ 1)
-/// and `Z` are fitted by coordinate search for the narrowest high end with 99.5% of samples and 95% of every kind's
-/// under it, on four folds of the fit split, and measured on the fifth ([`cv_fold`]); against the shipped band on
-/// the same samples.
-fn additive_high(root: &Path, only: Option<&str>) {
-    struct Row {
-        label: String,
-        fold: usize,
-        truth: f64,
-        tokens: f64,
-        high: f64,
-        parts: [f64; 8],
-    }
-    fn high(r: &Row, u: &[f64; 8], z: f64) -> f64 {
-        let lin: f64 = r.parts.iter().sum();
-        let h = (0..8).map(|c| u[c] * r.parts[c]).sum::<f64>() + z * lin.sqrt();
-        h.ceil().max(r.tokens)
-    }
-    /// Coverage, the worst kind's, and the mean high end over the median.
-    fn measure(rows: &[&Row], at: impl Fn(&Row) -> f64) -> (f64, f64, f64) {
-        let mut by: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
-        let mut width = 0.0;
-        for r in rows {
-            let h = at(r);
-            let e = by.entry(r.label.as_str()).or_default();
-            e.0 += f64::from(u8::from(r.truth <= h));
-            e.1 += 1.0;
-            width += h / r.tokens.max(1.0);
-        }
-        let n = rows.len().max(1) as f64;
-        let covered: f64 = by.values().map(|e| e.0).sum();
-        let worst = by.values().map(|(a, b)| a / b).fold(1.0, f64::min);
-        (covered / n, worst, width / n)
-    }
-    fn fit(rows: &[&Row]) -> ([f64; 8], f64) {
-        let score = |u: &[f64; 8], z: f64| {
-            let (c, k, w) = measure(rows, |r| high(r, u, z));
-            if c >= 0.995 && k >= 0.95 {
-                w
-            } else {
-                10.0 + (0.995 - c).max(0.0) * 100.0 + (0.95 - k).max(0.0) * 10.0
-            }
-        };
-        let (mut u, mut z) = ([1.3f64; 8], 1.0);
-        let mut best = score(&u, z);
-        let mut step = 0.2;
-        while step >= 0.002 {
-            let mut improved = false;
-            for c in 0..9 {
-                for d in [-step, step] {
-                    let (mut u2, mut z2) = (u, z);
-                    if c < 8 {
-                        u2[c] = (u2[c] + d).max(1.0);
-                    } else {
-                        z2 = (z2 + d * 5.0).max(0.0);
-                    }
-                    let s = score(&u2, z2);
-                    if s < best {
-                        (best, u, z, improved) = (s, u2, z2, true);
-                    }
-                }
-            }
-            if !improved {
-                step /= 2.0;
-            }
-        }
-        (u, z)
-    }
-    let samples = load_corpus(root);
-    let counts = read_counts(&root.join("calibration/counts.tsv"));
-    let truth: BTreeMap<&str, &CountRow> = counts.iter().map(|r| (r.id.as_str(), r)).collect();
-    println!("| profile | shipped: coverage, worst kind, high / median | additive, out of fold: the same |");
-    println!("|---|---|---|");
-    for p in Profile::ALL {
-        if only.is_some_and(|o| o != p.name()) {
-            continue;
-        }
-        let mut rows = Vec::new();
-        for s in samples.iter().filter(|s| split_of(&s.id) == "fit") {
-            let Some(t) = truth.get(s.id.as_str()).and_then(|r| r.truth[p as usize]) else {
-                continue;
-            };
-            let e = llm_preflight::estimate(&s.text, p);
-            let mut parts = [0.0f64; 8];
-            for m in &e.content.mix {
-                parts[m.class as usize] += m.tokens.max(0.0);
-            }
-            rows.push(Row {
-                label: s.label.clone(),
-                fold: cv_fold(&s.id),
-                truth: t as f64,
-                tokens: e.tokens as f64,
-                high: e.high as f64,
-                parts,
-            });
-        }
-        let all: Vec<&Row> = rows.iter().collect();
-        let shipped = measure(&all, |r| r.high);
-        let mut fitted = vec![([0.0; 8], 0.0); 5];
-        for (k, f) in fitted.iter_mut().enumerate() {
-            let train: Vec<&Row> = all.iter().copied().filter(|r| r.fold != k).collect();
-            *f = fit(&train);
-        }
-        let additive = measure(&all, |r| {
-            let (u, z) = fitted[r.fold];
-            high(r, &u, z)
-        });
-        let row = |(c, k, w): (f64, f64, f64)| format!("{}, {}, {w:.3}", pct(c), pct(k));
-        println!("| {} | {} | {} |", p.name(), row(shipped), row(additive));
-    }
-}
-
 /// 5-fold cross-validation inside the fit split: for choosing features and rules without looking at `eval`.
 /// With MISSES set, prints every held-out sample outside its band.
 fn cv(root: &Path, only: Option<&str>) {
@@ -346,6 +231,10 @@ fn cv(root: &Path, only: Option<&str>) {
         // high / low per sample: how wide the bands are that the coverage is bought with.
         let mut widths: Vec<f64> = Vec::new();
         let mut by_label: BTreeMap<&str, Vec<(f64, f64, bool)>> = BTreeMap::new();
+        // Samples over the high end, and the mean high over median: the additive high end, and the bands'.
+        let (mut over, mut width) = ([0u64; 2], [0.0f64; 2]);
+        // Per labelled kind: samples, and those over each high end.
+        let mut over_by: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
         for k in 0..5 {
             let train: Vec<&Prepared> = fit
                 .iter()
@@ -356,12 +245,21 @@ fn cv(root: &Path, only: Option<&str>) {
             for x in w.iter_mut() {
                 *x = quantize(*x, Round::Nearest);
             }
-            let bm = fit_band_model(&residuals_oof(&train, pi), FIT_COVERAGE);
+            let oof = oof_weights(&train, pi);
+            let bm = fit_band_model(&residuals_oof(&train, pi, &oof), FIT_COVERAGE);
+            let high = fit_high(&train, pi, &oof, &bm, HIGH_COVERAGE);
             for d in fit.iter().filter(|d| cv_fold(&d.row.id) == k) {
                 let Some(t) = d.row.truth[pi] else { continue };
-                let e = llm_preflight::internals::estimate::from_features_with(
-                    &d.x, p, &w, &bm.kinds, bm.spread,
-                );
+                let e = from_features_with(&d.x, p, &w, &bm.kinds, bm.spread, Some(&high));
+                let banded = from_features_with(&d.x, p, &w, &bm.kinds, bm.spread, None);
+                over[0] += u64::from(t > e.high);
+                over[1] += u64::from(t > banded.high);
+                let o = over_by.entry(d.row.label.as_str()).or_default();
+                o[0] += 1;
+                o[1] += u64::from(t > e.high);
+                o[2] += u64::from(t > banded.high);
+                width[0] += e.high as f64 / e.tokens.max(1) as f64;
+                width[1] += banded.high as f64 / banded.tokens.max(1) as f64;
                 let it = (e.tokens as f64, t as f64, e.low <= t && t <= e.high);
                 widths.push(e.high as f64 / (e.low as f64).max(1.0));
                 if !it.2 && show_misses {
@@ -380,6 +278,31 @@ fn cv(root: &Path, only: Option<&str>) {
                 by_label.entry(d.row.label.as_str()).or_default().push(it);
             }
         }
+        let n = items.len().max(1) as f64;
+        for (i, what) in [(1, "additive"), (2, "bands'")] {
+            let mut v: Vec<(f64, &str)> = over_by
+                .iter()
+                .map(|(l, o)| (1.0 - o[i] as f64 / o[0] as f64, *l))
+                .collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let worst: Vec<String> = v
+                .iter()
+                .take(4)
+                .map(|(c, l)| format!("{l} {}", pct(*c)))
+                .collect();
+            println!(
+                "  under the {what} high end, worst kinds: {}",
+                worst.join(", ")
+            );
+        }
+        println!(
+            "{:13} high end: {} samples over it, mean high/median {:.3} (the bands' high end: {}, {:.3})",
+            p.name(),
+            over[0],
+            width[0] / n,
+            over[1],
+            width[1] / n
+        );
         let a = accuracy(&items);
         let mut per: Vec<(&str, Accuracy)> =
             by_label.iter().map(|(l, v)| (*l, accuracy(v))).collect();
