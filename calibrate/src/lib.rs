@@ -52,7 +52,7 @@ pub fn split_hash(id: &str) -> u64 {
     h
 }
 
-/// Which of the five cross-validation folds inside the fit split a sample is in (`cv`, `additive-high`).
+/// Which of the five cross-validation folds inside the fit split a sample is in (`cv`, [`oof_weights`]).
 pub fn cv_fold(id: &str) -> usize {
     (split_hash(id) / 3 % 5) as usize
 }

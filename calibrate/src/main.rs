@@ -235,23 +235,21 @@ fn cv(root: &Path, only: Option<&str>) {
         let (mut over, mut width) = ([0u64; 2], [0.0f64; 2]);
         // Per labelled kind: samples, and those over each high end.
         let mut over_by: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
-        for k in 0..5 {
+        // Each fold's samples are priced by rates fitted on the other four.
+        let outer = oof_weights(&fit, pi);
+        for (k, w) in outer.iter().enumerate() {
             let train: Vec<&Prepared> = fit
                 .iter()
                 .copied()
                 .filter(|d| cv_fold(&d.row.id) != k)
                 .collect();
-            let mut w = fit_weights(&train, pi);
-            for x in w.iter_mut() {
-                *x = quantize(*x, Round::Nearest);
-            }
             let oof = oof_weights(&train, pi);
             let bm = fit_band_model(&residuals_oof(&train, pi, &oof), FIT_COVERAGE);
             let high = fit_high(&train, pi, &oof, &bm, HIGH_COVERAGE);
             for d in fit.iter().filter(|d| cv_fold(&d.row.id) == k) {
                 let Some(t) = d.row.truth[pi] else { continue };
-                let e = from_features_with(&d.x, p, &w, &bm.kinds, bm.spread, Some(&high));
-                let banded = from_features_with(&d.x, p, &w, &bm.kinds, bm.spread, None);
+                let e = from_features_with(&d.x, p, w, &bm.kinds, bm.spread, Some(&high));
+                let banded = from_features_with(&d.x, p, w, &bm.kinds, bm.spread, None);
                 over[0] += u64::from(t > e.high);
                 over[1] += u64::from(t > banded.high);
                 let o = over_by.entry(d.row.label.as_str()).or_default();
@@ -279,6 +277,14 @@ fn cv(root: &Path, only: Option<&str>) {
             }
         }
         let n = items.len().max(1) as f64;
+        println!(
+            "{:13} high end: {} samples over it, mean high/median {:.3} (the bands' high end: {}, {:.3})",
+            p.name(),
+            over[0],
+            width[0] / n,
+            over[1],
+            width[1] / n
+        );
         for (i, what) in [(1, "additive"), (2, "bands'")] {
             let mut v: Vec<(f64, &str)> = over_by
                 .iter()
@@ -295,14 +301,6 @@ fn cv(root: &Path, only: Option<&str>) {
                 worst.join(", ")
             );
         }
-        println!(
-            "{:13} high end: {} samples over it, mean high/median {:.3} (the bands' high end: {}, {:.3})",
-            p.name(),
-            over[0],
-            width[0] / n,
-            over[1],
-            width[1] / n
-        );
         let a = accuracy(&items);
         let mut per: Vec<(&str, Accuracy)> =
             by_label.iter().map(|(l, v)| (*l, accuracy(v))).collect();
