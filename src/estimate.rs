@@ -332,7 +332,8 @@ pub fn least_run_rate(profile: Profile) -> f64 {
 /// `L = Σ rate × count` is the linear estimate. For the detected kind, `bands[kind] = [m, z_lo, z_hi]` and
 /// `σ = sqrt(spread[0] + spread[1] / L + spread[2] · r)` ([`sigma`], `r` the share of characters in long runs): the
 /// median is `L·e^m` and the band runs from `L·e^(m + z_lo·σ)` to `L·e^(m + z_hi·σ)`, so short texts and texts of
-/// long runs get wider bands, as measured.
+/// long runs get wider bands, as measured. With `high` (the shipped profiles' terms), the high end is
+/// [`additive_high`] instead, which never falls as text is appended.
 ///
 /// Repeats are priced at least at what the run tables say they cost ([`run_price`]): where a band end's share of the
 /// linear repeats part falls short of the run tables' price at that end, the difference is added. Texts whose
