@@ -89,7 +89,14 @@ export class Estimator {
   free(): void;
 }
 
-export type Api = 'open_ai_chat' | 'open_ai_responses' | 'anthropic_messages' | 'gemini_generate_content';
+export type Api =
+  | 'open_ai_chat'
+  | 'open_ai_responses'
+  | 'anthropic_messages'
+  | 'gemini_generate_content'
+  | 'bedrock_converse'
+  | 'completions'
+  | 'embeddings';
 
 /** One image, PDF or audio part of a request, priced by its provider's documented rule for the model. */
 export interface MediaPart {
@@ -120,6 +127,10 @@ export interface RequestEstimate {
   estimate: Omit<Estimate, 'mix'> & { mix: MixPart[] };
   overhead_tokens: number;
   media_tokens: number;
+  /** Prompt tokens given as token ids (legacy completions, embeddings): counted exactly, included in `estimate`. */
+  token_ids: number;
+  /** What the request may generate in all: its cap times the completions it asks for (`n`, `best_of`,
+   *  `candidateCount`); null when it sets no cap, 0 for embeddings. */
   max_output: number | null;
   messages: number;
   tools: number;

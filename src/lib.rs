@@ -25,8 +25,8 @@
 //! The API, as the items below are grouped:
 //! - **Estimate**: [`estimate`], [`Estimator`] (streaming), [`estimate_chars`], [`Profile`], [`Estimate`] with its
 //!   [`Content`] and [`ContentKind`].
-//! - **Request bodies and verdicts**: [`estimate_request`] (OpenAI chat and Responses, Anthropic, Gemini bodies →
-//!   [`RequestEstimate`] and its [`Cost`]), [`Budget`] (a key's limits, per [`Provider`]), [`State`] and
+//! - **Request bodies and verdicts**: [`estimate_request`] (OpenAI chat and Responses, Anthropic, Gemini, Bedrock
+//!   Converse, legacy completions and embeddings bodies → [`RequestEstimate`] and its [`Cost`]), [`Budget`] (a key's limits, per [`Provider`]), [`State`] and
 //!   [`State::check`] → [`Check`] with its [`Verdict`], [`check_request`] (the whole pipeline from flags and
 //!   headers, as the CLI and the npm package run it).
 //! - **Ledger, queue and routing**: [`Ledger`] (reserve, settle, release), [`AdmissionQueue`], [`route()`].

@@ -96,7 +96,7 @@ impl Profile {
     }
 
     /// Maps a model name as gateways spell it (`gpt-4o-mini`, `openai/gpt-4.1`, `meta-llama/Llama-3.1-8B-Instruct`,
-    /// `claude-sonnet-4`, `gemini-2.5-pro`, ...) to the profile that counts its tokens.
+    /// `claude-sonnet-4`, `gemini-2.5-pro`, Bedrock's `us.anthropic.claude-...`) to the profile that counts its tokens.
     ///
     /// Claude models map to [`Profile::ClaudeLegacy`], the only public Claude tokenizer: for Claude 3 and later
     /// it is a proxy. An unknown model is an error that lists the profiles.
@@ -104,7 +104,14 @@ impl Profile {
         let lower = model.trim().to_ascii_lowercase();
         // Drop a routing prefix such as `openai/`, `models/`, `accounts/x/models/`, and a `:tag` suffix.
         let base = lower.rsplit('/').next().unwrap_or(&lower);
-        let base = base.split(':').next().unwrap_or(base);
+        let mut base = base.split(':').next().unwrap_or(base);
+        // And Bedrock's region and vendor prefixes: `us.anthropic.claude-...`, `meta.llama3-...`.
+        while let Some((head, rest)) = base.split_once('.') {
+            if !BEDROCK_PREFIXES.contains(&head) {
+                break;
+            }
+            base = rest;
+        }
         // The first prefix that matches decides, in this order (`gpt-4o` before `gpt-4`).
         MODEL_PREFIXES
             .iter()
@@ -142,6 +149,24 @@ const PROFILE_NAMES: &[(&str, Profile)] = &[
     ("claude-legacy", Profile::ClaudeLegacy),
     ("o200k-base", Profile::O200k),
     ("cl100k-base", Profile::Cl100k),
+];
+
+/// The region and vendor prefixes of Bedrock's model ids (`us.anthropic.claude-sonnet-4-...`).
+const BEDROCK_PREFIXES: [&str; 14] = [
+    "us",
+    "eu",
+    "apac",
+    "global",
+    "us-gov",
+    "anthropic",
+    "meta",
+    "mistral",
+    "amazon",
+    "cohere",
+    "ai21",
+    "deepseek",
+    "openai",
+    "qwen",
 ];
 
 /// Model-name prefixes and their profiles, most specific first. One table walked by one loop rather than a chain

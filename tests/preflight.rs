@@ -375,11 +375,7 @@ fn every_name_parses_back_and_an_unknown_one_lists_them() {
             "openai2".parse::<Provider>().unwrap_err(),
             "open_ai_compatible",
         ),
-        (
-            "api",
-            "grpc".parse::<Api>().unwrap_err(),
-            "gemini_generate_content",
-        ),
+        ("api", "grpc".parse::<Api>().unwrap_err(), "embeddings"),
         ("policy", "p99".parse::<Policy>().unwrap_err(), "optimistic"),
         (
             "dimension",
@@ -423,7 +419,8 @@ fn wrong_shape_request_json_is_a_typed_error() {
     let cases: &[(&str, &str)] = &[
         ("not json", ""),
         ("[1,2,3]", "/"),
-        ("{\"prompt\": \"hi\"}", "/"),
+        ("{\"question\": \"hi\"}", "/"),
+        ("{\"prompt\": 5}", "/prompt"),
         ("{\"messages\": \"hi\"}", "/messages"),
         ("{\"messages\": [42]}", "/messages/0"),
         (
@@ -560,6 +557,208 @@ fn other_apis_are_detected_and_counted() {
     assert_eq!(r.api, Api::OpenAiResponses);
     assert_eq!((r.messages, r.tools, r.max_output), (2, 1, Some(300)));
     assert_eq!(r.unpriced, vec!["/tools/1"]);
+}
+
+#[test]
+fn the_output_reserved_is_the_cap_times_the_completions_asked_for() {
+    // OpenAI's limiter charges `n` choices of `max_tokens` each.
+    let chat = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Five names for a cat."}],
+      "max_tokens":1000,"n":4}"#;
+    let r = estimate_request(chat, None, None).unwrap();
+    assert_eq!(r.max_output, Some(4_000));
+    let s = State::new(key(8_000), 0);
+    let v = s.check(&r.cost(), Policy::Median, 0);
+    assert_eq!(v.verdict, Verdict::Sendable);
+    // Twice the choices no longer fit a whole minute's budget.
+    let r = estimate_request(&chat.replace(r#""n":4"#, r#""n":8"#), None, None).unwrap();
+    assert_eq!(r.max_output, Some(8_000));
+    let v = s.check(&r.cost(), Policy::Median, 0);
+    assert!(
+        matches!(v.verdict, Verdict::NeverSendable { limit: 8_000, .. }),
+        "{v:?}"
+    );
+    assert_eq!(v.needed, r.estimate.tokens + 8_000);
+    // No cap, nothing reserved, whatever `n` says.
+    let r = estimate_request(&chat.replace(r#""max_tokens":1000,"#, ""), None, None).unwrap();
+    assert_eq!(r.max_output, None);
+    // Gemini's candidates multiply `maxOutputTokens`.
+    let gemini = r#"{"contents":[{"parts":[{"text":"A tagline."}]}],
+      "generationConfig":{"maxOutputTokens":300,"candidateCount":3}}"#;
+    assert_eq!(
+        estimate_request(gemini, None, None).unwrap().max_output,
+        Some(900)
+    );
+    // A count of completions that is not a whole number from 1 is an error naming it.
+    for bad in [r#""n":0"#, r#""n":2.5"#, r#""n":"2""#, r#""n":-1"#] {
+        let e = estimate_request(&chat.replace(r#""n":4"#, bad), None, None).unwrap_err();
+        assert!(e.to_string().contains("/n"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn legacy_completions_count_prompts_token_ids_and_best_of() {
+    let one = r#"{"model":"gpt-3.5-turbo-instruct","prompt":"Say this is a test.","max_tokens":7}"#;
+    let r = estimate_request(one, None, None).unwrap();
+    assert_eq!(r.api, Api::Completions);
+    assert_eq!(r.estimate.profile, Profile::Cl100k);
+    assert_eq!(
+        (r.messages, r.max_output, r.overhead_tokens),
+        (1, Some(7), 0)
+    );
+    assert_eq!(
+        r.estimate.tokens,
+        estimate("Say this is a test.", Profile::Cl100k).tokens
+    );
+    // Without a cap the API generates up to 16 tokens; each prompt of an array gets its own `best_of` completions.
+    let ids =
+        r#"{"model":"davinci-002","prompt":[[1212,318,257,1332,13],[464,2068]],"best_of":3,"n":2}"#;
+    let r = estimate_request(ids, None, None).unwrap();
+    assert_eq!(r.token_ids, 7);
+    assert_eq!(
+        (r.estimate.low, r.estimate.tokens, r.estimate.high),
+        (7, 7, 7)
+    );
+    assert_eq!(r.max_output, Some(COMPLETIONS_DEFAULT_MAX_TOKENS * 3 * 2));
+    let strings = r#"{"prompt":["First prompt.","Second one."],"max_tokens":100,"suffix":" end"}"#;
+    let r = estimate_request(strings, None, None).unwrap();
+    assert_eq!((r.messages, r.max_output), (2, Some(200)));
+    // Anthropic's text completions name their cap `max_tokens_to_sample`.
+    let claude = r#"{"model":"claude-2.1","prompt":"\n\nHuman: Why is the sky blue?\n\nAssistant:",
+      "max_tokens_to_sample":1200}"#;
+    let r = estimate_request(claude, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.estimate.profile, r.max_output),
+        (Api::Completions, Profile::ClaudeLegacy, Some(1200))
+    );
+    for (bad, at) in [
+        (r#"{"prompt":[1,"two"]}"#, "/prompt/0"),
+        (r#"{"prompt":[[1,2.5]]}"#, "/prompt/0/1"),
+        (r#"{"prompt":{"text":"x"}}"#, "/prompt"),
+        (r#"{"prompt":"x","max_tokens":-3}"#, "/max_tokens"),
+    ] {
+        let e = estimate_request(bad, None, None).unwrap_err();
+        assert!(e.to_string().contains(at), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn embeddings_are_told_from_responses_and_reserve_no_output() {
+    let texts = r#"{"model":"text-embedding-3-small","input":["The food was delicious.","Another document."]}"#;
+    let r = estimate_request(texts, None, None).unwrap();
+    assert_eq!(r.api, Api::Embeddings);
+    assert_eq!(
+        (r.messages, r.max_output, r.overhead_tokens),
+        (2, Some(0), 0)
+    );
+    let joined = estimate(
+        "The food was delicious.\nAnother document.",
+        Profile::Cl100k,
+    );
+    assert_eq!(r.estimate.tokens, joined.tokens);
+    let ids = r#"{"input":[[1,2,3],[4,5]],"encoding_format":"float"}"#;
+    let r = estimate_request(ids, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.token_ids, r.estimate.tokens),
+        (Api::Embeddings, 5, 5)
+    );
+    // A string input is embeddings only when the body says so; else it is a Responses request.
+    let r = estimate_request(
+        r#"{"model":"mistral-embed","input":"one text"}"#,
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(r.api, Api::Embeddings);
+    let r = estimate_request(r#"{"model":"gpt-4.1","input":"one text"}"#, None, None).unwrap();
+    assert_eq!(r.api, Api::OpenAiResponses);
+    // Every input reaches the budget: a batch too large for a minute is never sendable.
+    let big = format!(
+        r#"{{"model":"text-embedding-3-small","input":{}}}"#,
+        serde_json::to_string(&vec!["a sentence of several words to embed"; 2_000]).unwrap()
+    );
+    let r = estimate_request(&big, None, None).unwrap();
+    let s = State::new(key(8_000), 0);
+    let v = s.check(&r.cost(), Policy::Median, 0);
+    assert!(
+        matches!(v.verdict, Verdict::NeverSendable { limit: 8_000, .. }),
+        "{v:?}"
+    );
+    assert_eq!(v.needed, r.estimate.tokens);
+}
+
+#[test]
+fn bedrock_converse_bodies_count_blocks_tools_and_cap() {
+    let body = r#"{"modelId":"us.anthropic.claude-sonnet-4-20250514-v1:0",
+      "system":[{"text":"Answer briefly."},{"cachePoint":{"type":"default"}}],
+      "messages":[{"role":"user","content":[{"text":"Weather in Paris?"},
+                   {"image":{"format":"png","source":{"s3Location":{"uri":"s3://b/k.png"}}}}]},
+                  {"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"get_weather","input":{"city":"Paris"}}}]},
+                  {"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"json":{"temp_c":18}}]}},
+                   {"video":{"format":"mp4","source":{"bytes":"AAAA"}}}]}],
+      "toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","description":"Current weather",
+        "inputSchema":{"json":{"type":"object","properties":{"city":{"type":"string"}}}}}},{"cachePoint":{"type":"default"}}]},
+      "inferenceConfig":{"maxTokens":512,"temperature":0.2}}"#;
+    let r = estimate_request(body, None, None).unwrap();
+    assert_eq!(r.api, Api::BedrockConverse);
+    assert_eq!(
+        r.model.as_deref(),
+        Some("us.anthropic.claude-sonnet-4-20250514-v1:0")
+    );
+    assert_eq!(r.estimate.profile, Profile::ClaudeLegacy);
+    assert_eq!((r.messages, r.tools, r.max_output), (3, 1, Some(512)));
+    // A Claude model behind Bedrock adds Anthropic's tool-use system prompt.
+    assert_eq!(
+        r.overhead_tokens,
+        3 * BEDROCK_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT
+    );
+    // The image in S3 is priced as its rule's band; the video is not priced.
+    assert_eq!(r.media.len(), 1);
+    let mut unpriced = r.unpriced.clone();
+    unpriced.sort();
+    assert_eq!(
+        unpriced,
+        vec!["/messages/0/content/1", "/messages/2/content/1"]
+    );
+    // Without a model, no tool prompt is assumed; blocks keyed by kind alone say Bedrock.
+    let bare = r#"{"messages":[{"role":"user","content":[{"text":"Hello there"}]}]}"#;
+    let r = estimate_request(bare, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.overhead_tokens, r.max_output),
+        (Api::BedrockConverse, BEDROCK_PER_MESSAGE, None)
+    );
+    let e = estimate_request(
+        r#"{"messages":[{"role":"user","content":[{"text":"x"},"y"]}]}"#,
+        None,
+        None,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("/messages/0/content/1"), "{e}");
+    // Bedrock's model ids map to their profiles.
+    for (id, p) in [
+        (
+            "anthropic.claude-3-5-haiku-20241022-v1:0",
+            Profile::ClaudeLegacy,
+        ),
+        ("meta.llama3-1-70b-instruct-v1:0", Profile::Llama3),
+        ("eu.meta.llama3-2-3b-instruct-v1:0", Profile::Llama3),
+        ("mistral.mistral-7b-instruct-v0:2", Profile::MistralV1),
+        ("openai.gpt-oss-120b-1:0", Profile::O200k),
+    ] {
+        assert_eq!(Profile::for_model(id), Ok(p), "{id}");
+    }
+    // Converse's usage block settles a reservation.
+    let u = Usage::from_response(
+        &serde_json::json!({"output":{},"usage":{"inputTokens":30,"outputTokens":12,
+        "cacheWriteInputTokens":5,"cacheReadInputTokens":100,"totalTokens":147}}),
+    )
+    .unwrap();
+    assert_eq!(
+        u,
+        Some(Usage {
+            input_tokens: 35,
+            output_tokens: 12
+        })
+    );
 }
 
 // ---- the ledger ------------------------------------------------------------------------------------------------

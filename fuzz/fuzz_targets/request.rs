@@ -9,17 +9,10 @@ use llm_preflight::{
     estimate_request, Api, Budget, Policy, PreflightError, Provider, State, VerdictKind,
 };
 
-const APIS: [Api; 4] = [
-    Api::OpenAiChat,
-    Api::OpenAiResponses,
-    Api::AnthropicMessages,
-    Api::GeminiGenerateContent,
-];
-
 fuzz_target!(|data: &[u8]| {
     let body = String::from_utf8_lossy(data);
     let mut apis: Vec<Option<Api>> = vec![None];
-    apis.extend(APIS.map(Some));
+    apis.extend(Api::ALL.map(Some));
     for api in apis {
         match estimate_request(&body, api, None) {
             Ok(r) => {

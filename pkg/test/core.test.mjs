@@ -52,6 +52,28 @@ test('estimateRequest: OpenAI chat with a cap', () => {
   assert.throws(() => estimateRequest('not json'), /not JSON/);
 });
 
+test('estimateRequest: Bedrock Converse, completions, embeddings, and n choices', () => {
+  const bedrock = estimateRequest({
+    modelId: 'meta.llama3-1-70b-instruct-v1:0',
+    messages: [{ role: 'user', content: [{ text: 'Name three rivers.' }] }],
+    inferenceConfig: { maxTokens: 200 },
+  });
+  assert.equal(bedrock.api, 'bedrock_converse');
+  assert.equal(bedrock.estimate.profile, 'llama3');
+  assert.equal(bedrock.max_output, 200);
+  const ids = estimateRequest({ model: 'davinci-002', prompt: [[1, 2, 3], [4, 5]], best_of: 2 });
+  assert.equal(ids.api, 'completions');
+  assert.equal(ids.token_ids, 5);
+  assert.equal(ids.estimate.tokens, 5);
+  assert.equal(ids.max_output, 16 * 2 * 2);
+  const embed = estimateRequest({ model: 'text-embedding-3-small', input: ['one', 'two'] });
+  assert.equal(embed.api, 'embeddings');
+  assert.equal(embed.max_output, 0);
+  const n = estimateRequest({ messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000, n: 3 });
+  assert.equal(n.max_output, 3000);
+  assert.throws(() => estimateRequest({ messages: [], max_tokens: 10, n: 0 }), /\/n/);
+});
+
 test('check: sendable, queueable, never sendable', () => {
   const prompt = 'word '.repeat(1000);
   const ok = check(prompt, { tpm: 100_000 });

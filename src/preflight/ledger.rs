@@ -85,9 +85,10 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Reads the usage block of a response body: OpenAI chat completions (`usage.prompt_tokens`,
-    /// `completion_tokens`), Responses and Anthropic (`usage.input_tokens`, `output_tokens`; Anthropic's cache
-    /// writes count as input, cache reads do not count against ITPM), Gemini (`usageMetadata.promptTokenCount`,
+    /// Reads the usage block of a response body: OpenAI chat completions, completions and embeddings
+    /// (`usage.prompt_tokens`, `completion_tokens`), Responses and Anthropic (`usage.input_tokens`, `output_tokens`;
+    /// Anthropic's cache writes count as input, cache reads do not count against ITPM), Bedrock Converse
+    /// (`usage.inputTokens`, `outputTokens`, cache writes as input), Gemini (`usageMetadata.promptTokenCount`,
     /// `candidatesTokenCount`, `thoughtsTokenCount`). `None` when there is no usage block.
     pub fn from_response(body: &serde_json::Value) -> Result<Option<Usage>, PreflightError> {
         Usage::from_blocks(body.get("usage"), body.get("usageMetadata"))
@@ -107,6 +108,9 @@ impl Usage {
             input_tokens: Option<f64>,
             output_tokens: Option<f64>,
             cache_creation_input_tokens: Option<f64>,
+            inputTokens: Option<f64>,
+            outputTokens: Option<f64>,
+            cacheWriteInputTokens: Option<f64>,
             promptTokenCount: Option<f64>,
             candidatesTokenCount: Option<f64>,
             thoughtsTokenCount: Option<f64>,
@@ -126,6 +130,15 @@ impl Usage {
                 return Ok(Some(Usage {
                     input_tokens: n(c.prompt_tokens, "/usage/prompt_tokens")?,
                     output_tokens: n(c.completion_tokens, "/usage/completion_tokens")?,
+                }));
+            }
+            if c.inputTokens.is_some() || c.outputTokens.is_some() {
+                return Ok(Some(Usage {
+                    input_tokens: n(c.inputTokens, "/usage/inputTokens")?.saturating_add(n(
+                        c.cacheWriteInputTokens,
+                        "/usage/cacheWriteInputTokens",
+                    )?),
+                    output_tokens: n(c.outputTokens, "/usage/outputTokens")?,
                 }));
             }
             return Ok(Some(Usage {
@@ -178,6 +191,12 @@ impl Usage {
                 return Ok(Some(Usage {
                     input_tokens: n("prompt_tokens")?,
                     output_tokens: n("completion_tokens")?,
+                }));
+            }
+            if u.get("inputTokens").is_some() || u.get("outputTokens").is_some() {
+                return Ok(Some(Usage {
+                    input_tokens: n("inputTokens")?.saturating_add(n("cacheWriteInputTokens")?),
+                    output_tokens: n("outputTokens")?,
                 }));
             }
             return Ok(Some(Usage {

@@ -1,6 +1,15 @@
 //! Estimating whole request bodies: OpenAI chat completions and Responses, Anthropic Messages, Gemini
-//! generateContent. System prompts, messages, content parts and tool definitions are all counted, with the
-//! structural overhead each API adds around them.
+//! generateContent, Amazon Bedrock Converse, legacy text completions (OpenAI `/v1/completions`, Anthropic's
+//! `/v1/complete`) and OpenAI-style embeddings. System prompts, messages, content parts and tool definitions are all
+//! counted, with the structural overhead each API adds around them; prompts given as token ids are counted exactly.
+//!
+//! # Output reserved
+//!
+//! [`RequestEstimate::max_output`] is what the request may generate in all: its cap times the completions it asks
+//! for. OpenAI's rate limiter charges `n` choices of `max_tokens` each (the cookbook's
+//! `api_request_parallel_processor.py`: `completion_tokens = n * max_tokens`); legacy completions generate
+//! `best_of` (at least `n`) per prompt, each prompt of an array its own, with a cap of 16 when the body gives none
+//! (the API's default); Gemini's `candidateCount` multiplies `maxOutputTokens`. Embeddings generate nothing.
 //!
 //! # Overhead constants
 //!
@@ -72,11 +81,15 @@ pub const ANTHROPIC_PER_MESSAGE: u64 = 4;
 pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
 /// Gemini: per content turn (assumed; no public tokenizer for Gemini's chat format).
 pub const GEMINI_PER_CONTENT: u64 = 4;
+/// Bedrock Converse: per message (assumed, as Anthropic's: the models behind it publish no chat format).
+pub const BEDROCK_PER_MESSAGE: u64 = 4;
+/// Legacy completions: the output cap when the body gives none (OpenAI `/v1/completions`, `max_tokens` default).
+pub const COMPLETIONS_DEFAULT_MAX_TOKENS: u64 = 16;
 
 impl std::str::FromStr for Api {
     type Err = UnknownName;
     /// Parses an API's name (`open_ai_chat`, `open_ai_responses`, `anthropic_messages`,
-    /// `gemini_generate_content`; `-` for `_` too).
+    /// `gemini_generate_content`, `bedrock_converse`, `completions`, `embeddings`; `-` for `_` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         static APIS: Names = Names {
             what: "api",
@@ -100,23 +113,36 @@ pub enum Api {
     AnthropicMessages,
     /// Gemini `models/*:generateContent`.
     GeminiGenerateContent,
+    /// Amazon Bedrock `POST /model/{modelId}/converse` (content blocks keyed by kind, `inferenceConfig`).
+    BedrockConverse,
+    /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`) and Anthropic's
+    /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`).
+    Completions,
+    /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
+    Embeddings,
 }
 
 impl Api {
     /// Every API, in the order they are listed.
-    pub const ALL: [Api; 4] = [
+    pub const ALL: [Api; 7] = [
         Api::OpenAiChat,
         Api::OpenAiResponses,
         Api::AnthropicMessages,
         Api::GeminiGenerateContent,
+        Api::BedrockConverse,
+        Api::Completions,
+        Api::Embeddings,
     ];
 
     /// Every API's name, in [`Api::ALL`] order.
-    pub const NAMES: [&'static str; 4] = [
+    pub const NAMES: [&'static str; 7] = [
         "open_ai_chat",
         "open_ai_responses",
         "anthropic_messages",
         "gemini_generate_content",
+        "bedrock_converse",
+        "completions",
+        "embeddings",
     ];
 
     /// The API's name in JSON (`open_ai_chat`, `anthropic_messages`, ...).
@@ -124,19 +150,61 @@ impl Api {
         Api::NAMES[self as usize]
     }
 
-    /// Recognizes the API from the body's shape: `contents` is Gemini; `input` or `instructions` is Responses;
-    /// `messages` is Anthropic when there is a top-level `system`, a tool with `input_schema`, an Anthropic
-    /// content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI chat.
+    /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
+    /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
+    /// `instructions`) Responses; a `prompt` without `messages` is a legacy completion; `messages` is Bedrock
+    /// Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by its kind
+    /// (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system`, a tool with `input_schema`, an
+    /// Anthropic content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI
+    /// chat.
     pub fn detect(body: &Value) -> Option<Api> {
         let o = body.as_object()?;
         if o.contains_key("contents") {
             return Some(Api::GeminiGenerateContent);
         }
+        if let Some(input) = o.get("input") {
+            let embedding_model = o
+                .get("model")
+                .and_then(Value::as_str)
+                .is_some_and(|m| m.to_ascii_lowercase().contains("embed"));
+            let plain_items = input.as_array().is_some_and(|items| {
+                items
+                    .iter()
+                    .find(|i| !i.is_null())
+                    .is_some_and(|i| i.is_string() || i.is_number() || i.is_array())
+            });
+            if embedding_model
+                || plain_items
+                || o.contains_key("encoding_format")
+                || o.contains_key("dimensions")
+            {
+                return Some(Api::Embeddings);
+            }
+        }
         if o.contains_key("input") || o.contains_key("instructions") {
             return Some(Api::OpenAiResponses);
         }
         if !o.contains_key("messages") {
-            return None;
+            return o.contains_key("prompt").then_some(Api::Completions);
+        }
+        let keyed_blocks = o
+            .get("messages")
+            .and_then(Value::as_array)
+            .is_some_and(|ms| {
+                ms.iter().any(|m| {
+                    m.get("content")
+                        .and_then(Value::as_array)
+                        .is_some_and(|ps| {
+                            ps.iter().any(|p| {
+                                p.is_object()
+                                    && p.get("type").is_none()
+                                    && BEDROCK_BLOCKS.iter().any(|k| p.get(k).is_some())
+                            })
+                        })
+                })
+            });
+        if o.contains_key("inferenceConfig") || o.contains_key("toolConfig") || keyed_blocks {
+            return Some(Api::BedrockConverse);
         }
         let claude = o
             .get("model")
@@ -173,12 +241,27 @@ impl Api {
     /// The profile that counts this API's tokens when the model does not say.
     pub const fn default_profile(self) -> Profile {
         match self {
-            Api::OpenAiChat | Api::OpenAiResponses => Profile::O200k,
-            Api::AnthropicMessages => Profile::ClaudeLegacy,
+            Api::OpenAiChat | Api::OpenAiResponses | Api::Completions => Profile::O200k,
+            // OpenAI's embedding models (text-embedding-3, ada-002) use cl100k.
+            Api::Embeddings => Profile::Cl100k,
+            Api::AnthropicMessages | Api::BedrockConverse => Profile::ClaudeLegacy,
             Api::GeminiGenerateContent => Profile::Gemini,
         }
     }
 }
+
+/// The kinds of a Bedrock Converse content block, each its block's one key.
+const BEDROCK_BLOCKS: [&str; 9] = [
+    "text",
+    "image",
+    "document",
+    "video",
+    "toolUse",
+    "toolResult",
+    "reasoningContent",
+    "cachePoint",
+    "guardContent",
+];
 
 /// A whole request's estimate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -194,9 +277,15 @@ pub struct RequestEstimate {
     pub overhead_tokens: u64,
     /// Media tokens included at the point estimate (the sum over `media`).
     pub media_tokens: u64,
+    /// Prompt tokens given as token ids (legacy completions, embeddings): counted exactly, included in `estimate`.
+    pub token_ids: u64,
     /// Each image, PDF and audio part, with its size, pages or duration and what it was priced at.
     pub media: Vec<MediaPart>,
-    /// The body's output cap (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, `maxOutputTokens`).
+    /// The output the body may generate in all: its cap (`max_tokens`, `max_completion_tokens`,
+    /// `max_output_tokens`, `maxOutputTokens`, `inferenceConfig.maxTokens`, `max_tokens_to_sample`) times the
+    /// completions it asks for (`n`, `best_of`, `candidateCount`, one per prompt of a legacy completion's array).
+    /// `None` when the body sets no cap (for a legacy completion the API's default of 16 applies); `Some(0)` for
+    /// embeddings.
     pub max_output: Option<u64>,
     /// Messages (turns, input items) counted.
     pub messages: u64,
@@ -255,14 +344,20 @@ pub fn estimate_request_priced(
         None => {
             return Err(shape(
                 "",
-                "an OpenAI chat (`messages`), Responses (`input`), Anthropic (`messages`) or Gemini (`contents`) request",
+                "an OpenAI chat (`messages`), Responses (`input`), Anthropic or Bedrock Converse (`messages`), Gemini \
+                 (`contents`), completion (`prompt`) or embeddings (`input`) request",
             ))
         }
     };
-    let model = match body.get("model") {
+    // Bedrock names the model in the URL; a body that carries it (as the SDKs' `modelId`) says it there.
+    let (model_key, model_value) = match (body.get("model"), body.get("modelId")) {
+        (None | Some(Value::Null), Some(m)) => ("/modelId", Some(m)),
+        (m, _) => ("/model", m),
+    };
+    let model = match model_value {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(shape("/model", "a string")),
+        Some(_) => return Err(shape(model_key, "a string")),
     };
     let tables = tables.unwrap_or_else(|| {
         model
@@ -272,8 +367,8 @@ pub fn estimate_request_priced(
             .into()
     });
     let family = match api {
-        Api::OpenAiChat | Api::OpenAiResponses => "openai",
-        Api::AnthropicMessages => "anthropic",
+        Api::OpenAiChat | Api::OpenAiResponses | Api::Completions | Api::Embeddings => "openai",
+        Api::AnthropicMessages | Api::BedrockConverse => "anthropic",
         Api::GeminiGenerateContent => "gemini",
     };
     let resolution = body
@@ -287,6 +382,10 @@ pub fn estimate_request_priced(
         overhead: 0,
         messages: 0,
         tools: 0,
+        token_ids: 0,
+        claude: model
+            .as_deref()
+            .is_some_and(|m| m.to_ascii_lowercase().contains("claude")),
         unpriced: Vec::new(),
         fed: false,
         pricing: Pricing {
@@ -299,7 +398,8 @@ pub fn estimate_request_priced(
     let max_output = match api {
         Api::OpenAiChat => {
             w.openai_chat(body)?;
-            first_count(body, &["/max_completion_tokens", "/max_tokens"])?
+            let cap = first_count(body, &["/max_completion_tokens", "/max_tokens"])?;
+            times(cap, choices(body, &["/n"])?)
         }
         Api::OpenAiResponses => {
             w.openai_responses(body)?;
@@ -311,13 +411,37 @@ pub fn estimate_request_priced(
         }
         Api::GeminiGenerateContent => {
             w.gemini(body)?;
-            first_count(
+            let cap = first_count(
                 body,
                 &[
                     "/generationConfig/maxOutputTokens",
                     "/generation_config/max_output_tokens",
                 ],
-            )?
+            )?;
+            let candidates = choices(
+                body,
+                &[
+                    "/generationConfig/candidateCount",
+                    "/generation_config/candidate_count",
+                ],
+            )?;
+            times(cap, candidates)
+        }
+        Api::BedrockConverse => {
+            w.bedrock(body)?;
+            first_count(body, &["/inferenceConfig/maxTokens"])?
+        }
+        Api::Completions => {
+            let prompts = w.completions(body)?;
+            let cap = first_count(body, &["/max_tokens", "/max_tokens_to_sample"])?
+                .unwrap_or(COMPLETIONS_DEFAULT_MAX_TOKENS);
+            // `best_of` completions are generated server-side (at least `n`), for each prompt.
+            let per_prompt = choices(body, &["/n"])?.max(choices(body, &["/best_of"])?);
+            times(Some(cap), per_prompt.saturating_mul(prompts.max(1)))
+        }
+        Api::Embeddings => {
+            w.embeddings(body)?;
+            Some(0)
         }
     };
     let mut estimate = w.est.finish_as(tables);
@@ -330,15 +454,17 @@ pub fn estimate_request_priced(
             w.unpriced.push(p.pointer.clone());
         }
     }
-    estimate.tokens += w.overhead + tokens;
-    estimate.low += w.overhead + low;
-    estimate.high += w.overhead + high;
+    let exact = w.overhead + w.token_ids;
+    estimate.tokens += exact + tokens;
+    estimate.low += exact + low;
+    estimate.high += exact + high;
     Ok(RequestEstimate {
         api,
         model,
         estimate,
         overhead_tokens: w.overhead,
         media_tokens: tokens,
+        token_ids: w.token_ids,
         media: w.parts,
         max_output,
         messages: w.messages,
@@ -357,6 +483,27 @@ fn shape(path: &str, expected: &str) -> PreflightError {
         },
         expected: expected.into(),
     }
+}
+
+/// How many completions a body asks for at the first of `paths` it sets (1 when none): a whole number from 1.
+fn choices(body: &Value, paths: &[&str]) -> Result<u64, PreflightError> {
+    for p in paths {
+        match body.pointer(p) {
+            None | Some(Value::Null) => continue,
+            Some(v) => {
+                return match v.as_f64() {
+                    Some(f) if f >= 1.0 => count_from_f64(p, f),
+                    _ => Err(shape(p, "a whole number of completions, at least 1")),
+                }
+            }
+        }
+    }
+    Ok(1)
+}
+
+/// A cap times a number of completions (none stays none).
+fn times(cap: Option<u64>, n: u64) -> Option<u64> {
+    cap.map(|c| c.saturating_mul(n))
 }
 
 fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, PreflightError> {
@@ -380,6 +527,10 @@ struct Walker {
     overhead: u64,
     messages: u64,
     tools: u64,
+    /// Prompt tokens given as token ids.
+    token_ids: u64,
+    /// The body's model is a Claude model (Bedrock: the tool-use system prompt applies).
+    claude: bool,
     unpriced: Vec<String>,
     fed: bool,
     pricing: Pricing,
@@ -894,6 +1045,195 @@ impl Walker {
                 }
             }
         }
+        Ok(())
+    }
+
+    // ---- Bedrock Converse -------------------------------------------------------------------------------------
+
+    fn bedrock(&mut self, body: &Value) -> Result<(), PreflightError> {
+        match body.get("system") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(blocks)) => {
+                for (i, b) in blocks.iter().enumerate() {
+                    self.bedrock_block(b, &format!("/system/{i}"))?;
+                }
+            }
+            Some(_) => return Err(shape("/system", "an array of system blocks")),
+        }
+        for msg in messages(body)? {
+            let (p, m) = msg?;
+            self.messages += 1;
+            self.overhead += BEDROCK_PER_MESSAGE;
+            match m.get("content") {
+                None | Some(Value::Null) => {}
+                Some(Value::Array(blocks)) => {
+                    for (k, b) in blocks.iter().enumerate() {
+                        self.bedrock_block(b, &format!("{p}/content/{k}"))?;
+                    }
+                }
+                Some(_) => {
+                    return Err(shape(&format!("{p}/content"), "an array of content blocks"))
+                }
+            }
+        }
+        if let Some(tools) = body.pointer("/toolConfig/tools") {
+            let tools = arr(tools, "/toolConfig/tools", "an array of tools")?;
+            if self.claude && !tools.is_empty() {
+                self.overhead += ANTHROPIC_TOOL_SYSTEM_PROMPT;
+            }
+            for (i, t) in tools.iter().enumerate() {
+                let p = format!("/toolConfig/tools/{i}");
+                match t.get("toolSpec") {
+                    Some(spec) => {
+                        self.tools += 1;
+                        let sp = format!("{p}/toolSpec");
+                        self.string_at(
+                            spec.get("name").unwrap_or(&Value::Null),
+                            &format!("{sp}/name"),
+                        )?;
+                        self.string_at(
+                            spec.get("description").unwrap_or(&Value::Null),
+                            &format!("{sp}/description"),
+                        )?;
+                        let schema = spec
+                            .pointer("/inputSchema/json")
+                            .or_else(|| spec.get("inputSchema"));
+                        self.json_text(schema.unwrap_or(&Value::Null));
+                    }
+                    // A cache point costs nothing; any other entry (a system tool) is not documented.
+                    None if t.get("cachePoint").is_some() => {}
+                    None if t.is_object() => self.unpriced(p),
+                    None => return Err(shape(&p, "a tool object")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One Converse content block: an object whose one key says its kind (`text`, `image`, `toolUse`, ...).
+    fn bedrock_block(&mut self, b: &Value, p: &str) -> Result<(), PreflightError> {
+        let Some(o) = b.as_object() else {
+            return Err(shape(p, "a content block object"));
+        };
+        if let Some(t) = o.get("text") {
+            return self.string_at(t, &format!("{p}/text"));
+        }
+        if o.contains_key("cachePoint") {
+            return Ok(());
+        }
+        if let Some(j) = o.get("json") {
+            // A tool result's JSON content.
+            self.json_text(j);
+        } else if let Some(r) = o.get("reasoningContent") {
+            self.json_text(r.pointer("/reasoningText/text").unwrap_or(&Value::Null));
+        } else if let Some(u) = o.get("toolUse") {
+            self.json_text(u.get("name").unwrap_or(&Value::Null));
+            self.json_text(u.get("input").unwrap_or(&Value::Null));
+        } else if let Some(r) = o.get("toolResult") {
+            match r.get("content") {
+                Some(Value::Array(items)) => {
+                    for (k, c) in items.iter().enumerate() {
+                        self.bedrock_block(c, &format!("{p}/toolResult/content/{k}"))?;
+                    }
+                }
+                Some(other) => self.json_text(other),
+                None => {}
+            }
+        } else if let Some(g) = o.get("guardContent") {
+            self.json_text(g.pointer("/text/text").unwrap_or(&Value::Null));
+        } else if let Some(img) = o.get("image") {
+            // `source.bytes` is the image's base64 in the REST API's JSON; `source.s3Location` is elsewhere.
+            let data = img
+                .pointer("/source/bytes")
+                .and_then(Value::as_str)
+                .map_or(Data::Elsewhere("file"), Data::Base64);
+            let m = self.pricing.image(p.to_string(), data, None, None);
+            self.parts.push(m);
+        } else if let Some(d) = o.get("document") {
+            let src = d.get("source").unwrap_or(&Value::Null);
+            let format = d.get("format").and_then(Value::as_str).unwrap_or("");
+            if let Some(t) = src.get("text") {
+                self.string_at(t, &format!("{p}/document/source/text"))?;
+            } else if let Some(Value::Array(items)) = src.get("content") {
+                for (k, c) in items.iter().enumerate() {
+                    self.bedrock_block(c, &format!("{p}/document/source/content/{k}"))?;
+                }
+            } else if format.eq_ignore_ascii_case("pdf") {
+                let data = src
+                    .get("bytes")
+                    .and_then(Value::as_str)
+                    .map_or(Data::Elsewhere("file"), Data::Base64);
+                let m = self.pricing.pdf(p.to_string(), data);
+                self.parts.push(m);
+            } else {
+                self.unpriced(p.to_string());
+            }
+        } else {
+            // Video, and kinds this walk does not know.
+            self.unpriced(p.to_string());
+        }
+        Ok(())
+    }
+
+    // ---- Legacy completions and embeddings --------------------------------------------------------------------
+
+    /// A legacy completion's `prompt` (and `suffix`); returns how many prompts it holds.
+    fn completions(&mut self, body: &Value) -> Result<u64, PreflightError> {
+        let prompts = self.prompts(body.get("prompt").unwrap_or(&Value::Null), "/prompt")?;
+        if let Some(sfx) = body.get("suffix") {
+            self.string_at(sfx, "/suffix")?;
+        }
+        Ok(prompts)
+    }
+
+    fn embeddings(&mut self, body: &Value) -> Result<(), PreflightError> {
+        self.prompts(body.get("input").unwrap_or(&Value::Null), "/input")?;
+        Ok(())
+    }
+
+    /// A prompt or an embedding input: a string, an array of strings, an array of token ids, or an array of such
+    /// arrays. Token ids are counted exactly. Returns how many prompts it holds.
+    fn prompts(&mut self, v: &Value, p: &str) -> Result<u64, PreflightError> {
+        const WHAT: &str =
+            "a string, an array of strings, an array of token ids or an array of such arrays";
+        let n = match v {
+            Value::Null => 0,
+            Value::String(s) => {
+                self.text(s);
+                1
+            }
+            Value::Array(items) if items.iter().all(Value::is_number) => {
+                self.ids(items, p)?;
+                1
+            }
+            Value::Array(items) => {
+                for (i, it) in items.iter().enumerate() {
+                    let ip = format!("{p}/{i}");
+                    match it {
+                        Value::String(s) => self.text(s),
+                        Value::Array(ids) => self.ids(ids, &ip)?,
+                        _ => return Err(shape(&ip, "a string or an array of token ids")),
+                    }
+                }
+                items.len() as u64
+            }
+            _ => return Err(shape(p, WHAT)),
+        };
+        self.messages += n;
+        Ok(n)
+    }
+
+    /// Token ids: each a whole number, one token each.
+    fn ids(&mut self, ids: &[Value], p: &str) -> Result<(), PreflightError> {
+        for (i, id) in ids.iter().enumerate() {
+            match id.as_f64() {
+                Some(f) => {
+                    count_from_f64(&format!("{p}/{i}"), f)?;
+                }
+                None => return Err(shape(&format!("{p}/{i}"), "a token id")),
+            }
+        }
+        self.token_ids += ids.len() as u64;
         Ok(())
     }
 

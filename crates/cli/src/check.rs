@@ -44,7 +44,8 @@ pub struct CheckArgs {
     /// Which end of the estimate's band to decide on: median (default), conservative (p95), optimistic (p5).
     #[arg(long, default_value = "median")]
     policy: String,
-    /// The input is a request body (OpenAI chat or Responses, Anthropic Messages, Gemini generateContent JSON).
+    /// The input is a request body (OpenAI chat or Responses, Anthropic Messages, Gemini generateContent, Bedrock
+    /// Converse, legacy completions or embeddings JSON).
     #[arg(long)]
     request: bool,
     /// The prompt or request body; stdin when absent or `-`.
