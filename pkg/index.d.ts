@@ -147,7 +147,15 @@ export type RequestBody = string | Record<string, unknown>;
 
 export function estimateRequest(body: RequestBody, options?: Which & { api?: Api }): RequestEstimate;
 
-export type Provider = 'open_ai' | 'azure_open_ai' | 'groq' | 'cerebras' | 'anthropic' | 'gemini' | 'open_ai_compatible';
+export type Provider =
+  | 'open_ai'
+  | 'azure_open_ai'
+  | 'groq'
+  | 'cerebras'
+  | 'anthropic'
+  | 'gemini'
+  | 'open_ai_compatible'
+  | 'bedrock';
 export type Dimension = 'tokens' | 'input_tokens' | 'output_tokens' | 'requests' | 'tokens_per_day' | 'requests_per_day' | 'context';
 export type Policy = 'median' | 'conservative' | 'optimistic' | 'p50' | 'p95' | 'p5';
 export type VerdictKind = 'sendable' | 'queueable' | 'never_sendable';

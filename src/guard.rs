@@ -63,7 +63,8 @@ pub struct Target {
     pub budget: Budget,
     /// The API shape it speaks; a call only falls back to targets of its own body's shape. `None`: any.
     pub api: Option<Api>,
-    /// The `model` to write into the body when sending here (a fallback's own model name); `None` keeps it.
+    /// The `model` to write into the body when sending here (a fallback's own model name); `None` keeps it. It
+    /// also sets the budget's rules for that model ([`Budget::for_model`]: Bedrock's output burndown rate).
     pub model: Option<String>,
 }
 
@@ -302,7 +303,15 @@ impl Guard {
         let n = targets.len();
         let slots = targets
             .into_iter()
-            .map(|target| {
+            .map(|mut target| {
+                // A target that names its model takes the provider's rules for it (Bedrock's burndown rate), unless
+                // its budget already set the rate.
+                let default = target.budget.provider.reservation().output_burndown;
+                if let Some(m) = &target.model {
+                    if target.budget.reservation.output_burndown == default {
+                        target.budget = target.budget.clone().for_model(m);
+                    }
+                }
                 let ledger = Ledger::new(State::new(target.budget.clone(), 0));
                 Slot {
                     queue: AdmissionQueue::new(ledger, config.policy, config.max_queue_work_ms),

@@ -105,9 +105,10 @@ impl Profile {
         // Drop a routing prefix such as `openai/`, `models/`, `accounts/x/models/`, and a `:tag` suffix.
         let base = lower.rsplit('/').next().unwrap_or(&lower);
         let mut base = base.split(':').next().unwrap_or(base);
-        // And Bedrock's region and vendor prefixes: `us.anthropic.claude-...`, `meta.llama3-...`.
+        // And Bedrock's region and vendor prefixes (`us.anthropic.claude-...`, `meta.llama3-...`): words without
+        // digits before a dot, where a model's own dots follow digits (`gpt-4.1`).
         while let Some((head, rest)) = base.split_once('.') {
-            if !BEDROCK_PREFIXES.contains(&head) {
+            if head.bytes().any(|b| b.is_ascii_digit()) {
                 break;
             }
             base = rest;
@@ -149,24 +150,6 @@ const PROFILE_NAMES: &[(&str, Profile)] = &[
     ("claude-legacy", Profile::ClaudeLegacy),
     ("o200k-base", Profile::O200k),
     ("cl100k-base", Profile::Cl100k),
-];
-
-/// The region and vendor prefixes of Bedrock's model ids (`us.anthropic.claude-sonnet-4-...`).
-const BEDROCK_PREFIXES: [&str; 14] = [
-    "us",
-    "eu",
-    "apac",
-    "global",
-    "us-gov",
-    "anthropic",
-    "meta",
-    "mistral",
-    "amazon",
-    "cohere",
-    "ai21",
-    "deepseek",
-    "openai",
-    "qwen",
 ];
 
 /// Model-name prefixes and their profiles, most specific first. One table walked by one loop rather than a chain

@@ -134,6 +134,46 @@ fn a_success_is_settled_at_the_reported_usage() {
 }
 
 #[test]
+fn a_bedrock_target_naming_a_claude_4_model_charges_its_output_five_times() {
+    let target = |model: &str| Target {
+        model: Some(model.to_string()),
+        ..Target::new(
+            "bedrock",
+            Budget::new(Provider::Bedrock).tokens_per_minute(nz(100_000)),
+        )
+    };
+    let body = r#"{"messages":[{"role":"user","content":[{"text":"Name three rivers."}]}],
+      "inferenceConfig":{"maxTokens":500}}"#;
+    let reply = || {
+        Reply::Http(
+            200,
+            vec![],
+            vec![
+                r#"{"output":{"message":{"role":"assistant","content":[{"text":"Nile"}]}},
+              "usage":{"inputTokens":1000,"outputTokens":2000,"totalTokens":3000}}"#
+                    .to_string(),
+            ],
+        )
+    };
+    let mut left = Vec::new();
+    for model in [
+        "us.anthropic.claude-sonnet-4-20250514-v1:0",
+        "meta.llama3-1-70b-instruct-v1:0",
+    ] {
+        let guard = Guard::new(vec![target(model)], GuardConfig::default()).unwrap();
+        let mut call = guard.start(body, 30_000, 0);
+        let t = drive(&mut call, 0, |_, _| reply());
+        assert!(t.outcome.succeeded(), "{t:?}");
+        assert_eq!(guard.held_tokens(), 0);
+        let state = guard.state(0).unwrap();
+        let bucket = state.bucket(Dimension::Tokens).unwrap();
+        left.push(bucket.available(50).round() as u64);
+    }
+    // 1,000 in and 2,000 out: 11,000 of the quota for Claude Sonnet 4 (refill aside), 3,000 for Llama.
+    assert_eq!(left[1] - left[0], 8_000, "{left:?}");
+}
+
+#[test]
 fn never_sendable_is_answered_413_and_never_sent() {
     let guard = Guard::new(vec![key("a", 8_000)], GuardConfig::default()).unwrap();
     let mut call = guard.start(&chat(20, 9_000), 30_000, 0);

@@ -373,7 +373,7 @@ fn every_name_parses_back_and_an_unknown_one_lists_them() {
         (
             "provider",
             "openai2".parse::<Provider>().unwrap_err(),
-            "open_ai_compatible",
+            "bedrock",
         ),
         ("api", "grpc".parse::<Api>().unwrap_err(), "embeddings"),
         ("policy", "p99".parse::<Policy>().unwrap_err(), "optimistic"),
@@ -720,6 +720,11 @@ fn bedrock_converse_bodies_count_blocks_tools_and_cap() {
         vec!["/messages/0/content/1", "/messages/2/content/1"]
     );
     // Without a model, no tool prompt is assumed; blocks keyed by kind alone say Bedrock.
+    // Anthropic's own body on Bedrock's InvokeModel (or Vertex AI) names its version, not its model.
+    let invoke = r#"{"anthropic_version":"bedrock-2023-05-31","max_tokens":300,
+      "messages":[{"role":"user","content":"Hello there"}]}"#;
+    let r = estimate_request(invoke, None, None).unwrap();
+    assert_eq!((r.api, r.max_output), (Api::AnthropicMessages, Some(300)));
     let bare = r#"{"messages":[{"role":"user","content":[{"text":"Hello there"}]}]}"#;
     let r = estimate_request(bare, None, None).unwrap();
     assert_eq!(
@@ -759,6 +764,66 @@ fn bedrock_converse_bodies_count_blocks_tools_and_cap() {
             output_tokens: 12
         })
     );
+}
+
+#[test]
+fn bedrock_reserves_the_cap_and_charges_its_burndown_rate_at_settlement() {
+    // Admission takes input plus `max_tokens`, as on OpenAI.
+    let budget = Budget::new(Provider::Bedrock).tokens_per_minute(nz(10_000));
+    let s = State::new(budget.clone(), 0);
+    let c = s.check(
+        &Cost::exact(1_000).with_max_output(4_000),
+        Policy::Median,
+        0,
+    );
+    assert_eq!((c.verdict, c.needed), (Verdict::Sendable, 5_000));
+    // Without a cap the model's maximum is reserved: the rest of the context window when one is set.
+    let windowed = State::new(budget.clone().context_window(nz(200_000)), 0);
+    let c = windowed.check(&Cost::exact(1_000), Policy::Median, 0);
+    assert!(
+        matches!(c.verdict, Verdict::NeverSendable { limit: 10_000, .. }),
+        "{c:?}"
+    );
+    assert_eq!(c.needed, 200_000);
+    // Claude 3.7 and 4 models burn five quota tokens per output token; the others one.
+    for (model, rate) in [
+        ("us.anthropic.claude-sonnet-4-20250514-v1:0", 5),
+        ("anthropic.claude-3-7-sonnet-20250219-v1:0", 5),
+        ("anthropic.claude-opus-4-1-20250805-v1:0", 5),
+        ("anthropic.claude-3-5-sonnet-20240620-v1:0", 1),
+        ("meta.llama3-1-70b-instruct-v1:0", 1),
+    ] {
+        assert_eq!(
+            budget.clone().for_model(model).reservation.output_burndown,
+            rate,
+            "{model}"
+        );
+    }
+    assert_eq!(Provider::OpenAi.output_burndown("claude-sonnet-4"), 1);
+    let ledger = Ledger::new(State::new(
+        budget.for_model("anthropic.claude-sonnet-4-20250514-v1:0"),
+        0,
+    ));
+    let r = ledger
+        .try_reserve(&Cost::exact(1_000).with_max_output(400), Policy::Median, 0)
+        .unwrap();
+    // 1,000 in and 300 out use 2,500 of the 1,400 reserved: the excess is taken too.
+    let settled = r.settle(
+        Usage {
+            input_tokens: 1_000,
+            output_tokens: 300,
+        },
+        0,
+    );
+    assert_eq!(
+        settled,
+        Settled {
+            reserved: 1_400,
+            used: 2_500,
+            refunded: -1_100
+        }
+    );
+    assert_eq!(ledger.available(Dimension::Tokens, 0), Some(7_500.0));
 }
 
 // ---- the ledger ------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 //! | Cerebras | `max_tokens`, `max_completion_tokens` | yes | no | nothing reserved |
 //! | Anthropic | `max_tokens` (required) | no TPM: ITPM and OTPM | yes | required by the API |
 //! | Gemini | `generationConfig.maxOutputTokens` | no: TPM counts input | no | model default |
+//! | Amazon Bedrock | `inferenceConfig.maxTokens`, the model's own (`max_tokens`) | yes | no | the model's maximum |
 //!
 //! - OpenAI, rate-limits guide (platform.openai.com/docs/guides/rate-limits, "Reduce the max_tokens to match the
 //!   size of your completions"): "Your rate limit is calculated as the maximum of max_tokens and the estimated
@@ -34,6 +35,12 @@
 //! - Gemini, ai.google.dev/gemini-api/docs/rate-limits: RPM, TPM (input tokens) and RPD per model; output is
 //!   capped by `generationConfig.maxOutputTokens` (default: the model's output limit) and not charged at
 //!   admission; the input alone must fit the model's input token limit.
+//! - Amazon Bedrock, "How tokens are counted in Amazon Bedrock" (docs.aws.amazon.com/bedrock/latest/userguide/
+//!   quotas-token-burndown.html): tokens per minute count input and output; at the start of a request the input
+//!   plus `max_tokens` is taken from the quota, and at its end the charge is the input tokens plus the cache writes
+//!   plus the output tokens times the model's burndown rate, 5 for Claude 3.7 Sonnet and the Claude 4 models (one
+//!   output token consumes five), 1 for the others. A request without `max_tokens` reserves the model's maximum
+//!   output: here, the rest of the context window when one is set. [`Budget::for_model`] sets the rate.
 //!
 //! These are the documented or publicly observed behaviours as of this writing; a [`ReservationProfile`] is
 //! plain data, so a caller who measures otherwise can build their own.
@@ -62,11 +69,14 @@ pub enum Provider {
     Gemini,
     /// Any other OpenAI-compatible endpoint: charged like OpenAI, the conservative assumption.
     OpenAiCompatible,
+    /// Amazon Bedrock (Converse, InvokeModel): output reserved at admission, output charged at the model's
+    /// burndown rate at settlement.
+    Bedrock,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 7] = [
+    pub const ALL: [Provider; 8] = [
         Provider::OpenAi,
         Provider::AzureOpenAi,
         Provider::Groq,
@@ -74,10 +84,11 @@ impl Provider {
         Provider::Anthropic,
         Provider::Gemini,
         Provider::OpenAiCompatible,
+        Provider::Bedrock,
     ];
 
     /// Every provider's name, in [`Provider::ALL`] order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "open_ai",
         "azure_open_ai",
         "groq",
@@ -85,6 +96,7 @@ impl Provider {
         "anthropic",
         "gemini",
         "open_ai_compatible",
+        "bedrock",
     ];
 
     /// The provider's name in JSON (`open_ai`, `anthropic`, ...).
@@ -103,17 +115,44 @@ impl Provider {
                 output_reserved_at_admission: true,
                 context_includes_output: true,
                 absent_cap: AbsentCap::Nothing,
+                output_burndown: 1,
             },
             Provider::Anthropic => ReservationProfile {
                 output_reserved_at_admission: false,
                 context_includes_output: true,
                 absent_cap: AbsentCap::Nothing,
+                output_burndown: 1,
             },
             Provider::Gemini => ReservationProfile {
                 output_reserved_at_admission: false,
                 context_includes_output: false,
                 absent_cap: AbsentCap::Nothing,
+                output_burndown: 1,
             },
+            Provider::Bedrock => ReservationProfile {
+                output_reserved_at_admission: true,
+                context_includes_output: true,
+                absent_cap: AbsentCap::RestOfContext,
+                output_burndown: 1,
+            },
+        }
+    }
+
+    /// Quota tokens one output token consumes when a request of `model` settles: 5 on Bedrock for Claude 3.7
+    /// Sonnet and the Claude 4 models (`anthropic.claude-sonnet-4-...`, `us.anthropic.claude-opus-4-1-...`), else 1.
+    pub fn output_burndown(self, model: &str) -> u64 {
+        let m = model.to_ascii_lowercase();
+        let five = [
+            "claude-3-7",
+            "claude-4",
+            "claude-opus-4",
+            "claude-sonnet-4",
+            "claude-haiku-4",
+        ];
+        if self == Provider::Bedrock && five.iter().any(|f| m.contains(f)) {
+            5
+        } else {
+            1
         }
     }
 }
@@ -140,6 +179,8 @@ pub struct ReservationProfile {
     pub context_includes_output: bool,
     /// What is reserved when the request sets no cap.
     pub absent_cap: AbsentCap,
+    /// Quota tokens each output token consumes when the request settles (Bedrock's burndown rate; 1 elsewhere).
+    pub output_burndown: u64,
 }
 
 impl ReservationProfile {
@@ -226,6 +267,13 @@ impl Budget {
             tokens_per_day: None,
             context_window: None,
         }
+    }
+
+    /// The rules for requests of `model` on this key: the provider's output burndown rate for it
+    /// ([`Provider::output_burndown`]).
+    pub fn for_model(mut self, model: &str) -> Budget {
+        self.reservation.output_burndown = self.provider.output_burndown(model);
+        self
     }
 
     /// Sets tokens per minute.

@@ -218,7 +218,15 @@ impl Usage {
 impl Usage {
     /// What the usage counts in every rate dimension: one request, the tokens per dimension.
     pub fn per_dimension(&self) -> PerDimension<u64> {
-        let total = self.input_tokens.saturating_add(self.output_tokens);
+        self.charged(1)
+    }
+
+    /// What the usage counts in every rate dimension when each output token consumes `output_burndown` tokens of
+    /// the token quotas (Bedrock's burndown rate; [`crate::ReservationProfile::output_burndown`]).
+    pub fn charged(&self, output_burndown: u64) -> PerDimension<u64> {
+        let total = self
+            .input_tokens
+            .saturating_add(self.output_tokens.saturating_mul(output_burndown));
         PerDimension::from_fn(|d| match d {
             Dimension::Requests | Dimension::RequestsPerDay => 1,
             Dimension::Tokens | Dimension::TokensPerDay => total,
@@ -396,7 +404,12 @@ impl Reservation {
     /// what was used beyond it).
     pub fn settle(mut self, usage: Usage, now_ms: u64) -> Settled {
         self.done = true;
-        let used = usage.per_dimension();
+        let burndown = lock(&self.ledger.inner)
+            .state
+            .budget
+            .reservation
+            .output_burndown;
+        let used = usage.charged(burndown);
         self.ledger.finish(&self.needs, Some(&used), now_ms);
         Settled::of(&self.needs, &used)
     }
@@ -430,6 +443,7 @@ mod frame_usage {
             r#"{"usage":{"prompt_tokens":12,"completion_tokens":null,"total_tokens":12}}"#,
             r#"{"type":"message_delta","usage":{"input_tokens":10,"cache_creation_input_tokens":5,"cache_read_input_tokens":99,"output_tokens":7}}"#,
             r#"{"output":[],"usage":{"input_tokens":3,"output_tokens":4}}"#,
+            r#"{"output":{},"usage":{"inputTokens":30,"outputTokens":12,"cacheWriteInputTokens":5,"cacheReadInputTokens":9}}"#,
             r#"{"candidates":[{"content":{"parts":[{"text":"hi"}]}}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"thoughtsTokenCount":30}}"#,
             r#"{"choices":[{"delta":{"content":"x"}}]}"#,
             r#"{"usage":{"prompt_tokens":1e3,"completion_tokens":2}}"#,

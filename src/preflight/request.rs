@@ -154,7 +154,8 @@ impl Api {
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
     /// `instructions`) Responses; a `prompt` without `messages` is a legacy completion; `messages` is Bedrock
     /// Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by its kind
-    /// (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system`, a tool with `input_schema`, an
+    /// (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or `anthropic_version` (Vertex AI,
+    /// Bedrock's InvokeModel), a tool with `input_schema`, an
     /// Anthropic content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI
     /// chat.
     pub fn detect(body: &Value) -> Option<Api> {
@@ -231,7 +232,13 @@ impl Api {
                         })
                 })
             });
-        if o.contains_key("system") || claude || anthropic_tools || anthropic_blocks {
+        // Anthropic's body on Vertex AI and Bedrock's InvokeModel names no model but an `anthropic_version`.
+        if o.contains_key("system")
+            || o.contains_key("anthropic_version")
+            || claude
+            || anthropic_tools
+            || anthropic_blocks
+        {
             Some(Api::AnthropicMessages)
         } else {
             Some(Api::OpenAiChat)

@@ -369,6 +369,7 @@ fn budget_fields(b: &Budget) -> Vec<(String, String)> {
             AbsentCap::RestOfContext => "rest_of_context".into(),
         },
     ));
+    f.push(("burn".into(), r.output_burndown.to_string()));
     f
 }
 
@@ -414,6 +415,11 @@ fn parse_budget(map: &HashMap<String, String>) -> Result<Budget, RedisLedgerErro
         output_reserved_at_admission: flag("out_adm")?,
         context_includes_output: flag("ctx_out")?,
         absent_cap,
+        // A configuration stored before the burndown rate was: 1.
+        output_burndown: match get("burn") {
+            None => 1,
+            Some(v) => parse_u64("burn", v)?,
+        },
     };
     let dims = [
         ("rpm", Dimension::Requests),
@@ -1264,7 +1270,11 @@ impl RedisReservation {
     /// charges its usage to the shared one as well.
     pub fn settle(mut self, usage: Usage, now_ms: u64) -> Result<RedisSettled, RedisLedgerError> {
         self.done = true;
-        let used = usage.per_dimension();
+        let burndown = lock(&self.ledger.inner.config)
+            .budget
+            .reservation
+            .output_burndown;
+        let used = usage.charged(burndown);
         match &mut self.held {
             Held::Local(r) => {
                 let settled = match r.take() {

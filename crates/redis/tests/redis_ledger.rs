@@ -964,11 +964,42 @@ fn configuration_is_shared() {
         "config",
         "model-b",
         Budget::new(Provider::Groq).tokens_per_minute(nz(99_999)),
-        opts,
+        opts.clone(),
         0,
     )
     .unwrap();
     assert_eq!(other.budget().limit(Dimension::Tokens), Some(99_999));
+    // Bedrock's rules travel too: its absent cap and a model's output burndown rate.
+    let bedrock = Budget::new(Provider::Bedrock)
+        .tokens_per_minute(nz(200_000))
+        .for_model("us.anthropic.claude-sonnet-4-20250514-v1:0");
+    assert_eq!(bedrock.reservation.output_burndown, 5);
+    let first = open(&server, "config-bedrock", bedrock.clone(), opts.clone(), 0);
+    let later = open(
+        &server,
+        "config-bedrock",
+        Budget::new(Provider::Bedrock).tokens_per_minute(nz(1)),
+        opts.clone(),
+        0,
+    );
+    assert_eq!((first.budget(), later.budget()), (bedrock.clone(), bedrock));
+    // Its output is charged five times at settlement: 1,000 in and 100 out use 1,500 of the 1,100 reserved.
+    let r = later
+        .try_reserve(&Cost::exact(1_000).with_max_output(100), Policy::Median, 0)
+        .unwrap();
+    let s = r
+        .settle(
+            Usage {
+                input_tokens: 1_000,
+                output_tokens: 100,
+            },
+            0,
+        )
+        .unwrap();
+    assert_eq!(
+        (s.settled.reserved, s.settled.used, s.settled.refunded),
+        (1_100, 1_500, -400)
+    );
     // 8,478 tokens never fit 8,000 TPM, on either replica.
     for l in [&a, &b] {
         match l.try_reserve(&Cost::exact(8_478), Policy::Median, 0) {

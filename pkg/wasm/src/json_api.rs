@@ -34,6 +34,7 @@ struct RequestOut<'a> {
     estimate: EstimateOut<'a>,
     overhead_tokens: u64,
     media_tokens: u64,
+    token_ids: u64,
     max_output: Option<u64>,
     messages: u64,
     tools: u64,
@@ -68,7 +69,8 @@ fn name_of<'a>(e: &'a Estimate, loaded: Option<&'a CustomProfile>) -> EstimateOu
     }
 }
 
-/// Estimates a request body (JSON text): OpenAI chat or Responses, Anthropic Messages, Gemini generateContent.
+/// Estimates a request body (JSON text): OpenAI chat or Responses, Anthropic Messages, Gemini generateContent,
+/// Bedrock Converse, legacy completions, embeddings.
 #[wasm_bindgen(js_name = estimateRequest)]
 pub fn estimate_request_json(body: &str, options: &str) -> JsResult<String> {
     request_out(body, options, None)
@@ -82,6 +84,7 @@ fn request_out(body: &str, options: &str, loaded: Option<&CustomProfile>) -> JsR
         estimate: name_of(&r.estimate, loaded),
         overhead_tokens: r.overhead_tokens,
         media_tokens: r.media_tokens,
+        token_ids: r.token_ids,
         max_output: r.max_output,
         messages: r.messages,
         tools: r.tools,
