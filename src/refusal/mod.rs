@@ -1105,6 +1105,36 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         r.requested = Some(n);
         r.limit = number_after(text, &["supports at most "]).or(r.limit);
     }
+    // "max_tokens: 128001 > 64000, which is the maximum allowed number of output tokens" (Anthropic)
+    if let Some(i) = text.find("max_tokens: ") {
+        let b = text.as_bytes();
+        if let Some((q, j)) = number_at(b, i + "max_tokens: ".len()) {
+            if text[j..].starts_with(" > ") {
+                if let Some((l, _)) = number_at(b, j + 3) {
+                    r.requested = Some(q);
+                    r.limit = Some(l);
+                }
+            }
+        }
+    }
+    // "exceeds the model limit of 4096" (Bedrock); "the valid range of max_tokens is [1, 8192]" (DeepSeek), "Range
+    // of max_tokens should be [1, 8192]" (DashScope); "less than or equal to `16384`" (Groq)
+    if let Some(n) = number_after(
+        text,
+        &[
+            "the model limit ",
+            "max_tokens is [1, ",
+            "max_tokens should be [1, ",
+            "less than or equal to `",
+        ],
+    ) {
+        r.limit = Some(n);
+    }
+    // "expected a value <= 32768, but got 64000 instead" (Volcengine Ark)
+    if let Some(n) = number_after(text, &["expected a value <= "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["but got "]).or(r.requested);
+    }
     // "max_tokens (10000) cannot exceed 8192" (Databricks)
     if let Some(n) = number_after(text, &["max_tokens ("]) {
         if let Some(l) = text
