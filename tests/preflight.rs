@@ -630,8 +630,16 @@ fn legacy_completions_count_prompts_token_ids_and_best_of() {
         (r.api, r.estimate.profile, r.max_output),
         (Api::Completions, Profile::ClaudeLegacy, Some(1200))
     );
+    // Hugging Face text generation: `inputs`, capped by `parameters.max_new_tokens`.
+    let tgi = r#"{"inputs":"Translate to French: the market is open.","parameters":{"max_new_tokens":250}}"#;
+    let r = estimate_request(tgi, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.messages, r.max_output),
+        (Api::Completions, 1, Some(250))
+    );
     for (bad, at) in [
         (r#"{"prompt":[1,"two"]}"#, "/prompt/0"),
+        (r#"{"inputs":{"x":1}}"#, "/inputs"),
         (r#"{"prompt":[[1,2.5]]}"#, "/prompt/0/1"),
         (r#"{"prompt":{"text":"x"}}"#, "/prompt"),
         (r#"{"prompt":"x","max_tokens":-3}"#, "/max_tokens"),

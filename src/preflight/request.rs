@@ -115,8 +115,9 @@ pub enum Api {
     GeminiGenerateContent,
     /// Amazon Bedrock `POST /model/{modelId}/converse` (content blocks keyed by kind, `inferenceConfig`).
     BedrockConverse,
-    /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`) and Anthropic's
-    /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`).
+    /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`), Anthropic's
+    /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`) and Hugging Face text generation (`inputs`,
+    /// `parameters.max_new_tokens`).
     Completions,
     /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
     Embeddings,
@@ -152,7 +153,8 @@ impl Api {
 
     /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
-    /// `instructions`) Responses; a `prompt` without `messages` is a legacy completion; `messages` is Bedrock
+    /// `instructions`) Responses; a `prompt` (or Hugging Face's `inputs`) without `messages` is a legacy completion;
+    /// `messages` is Bedrock
     /// Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by its kind
     /// (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or `anthropic_version` (Vertex AI,
     /// Bedrock's InvokeModel), a tool with `input_schema`, an
@@ -186,7 +188,8 @@ impl Api {
             return Some(Api::OpenAiResponses);
         }
         if !o.contains_key("messages") {
-            return o.contains_key("prompt").then_some(Api::Completions);
+            let prompt = o.contains_key("prompt") || o.contains_key("inputs");
+            return prompt.then_some(Api::Completions);
         }
         let keyed_blocks = o
             .get("messages")
@@ -440,8 +443,15 @@ pub fn estimate_request_priced(
         }
         Api::Completions => {
             let prompts = w.completions(body)?;
-            let cap = first_count(body, &["/max_tokens", "/max_tokens_to_sample"])?
-                .unwrap_or(COMPLETIONS_DEFAULT_MAX_TOKENS);
+            let cap = first_count(
+                body,
+                &[
+                    "/max_tokens",
+                    "/max_tokens_to_sample",
+                    "/parameters/max_new_tokens",
+                ],
+            )?
+            .unwrap_or(COMPLETIONS_DEFAULT_MAX_TOKENS);
             // `best_of` completions are generated server-side (at least `n`), for each prompt.
             let per_prompt = choices(body, &["/n"])?.max(choices(body, &["/best_of"])?);
             times(Some(cap), per_prompt.saturating_mul(prompts.max(1)))
@@ -1186,7 +1196,10 @@ impl Walker {
 
     /// A legacy completion's `prompt` (and `suffix`); returns how many prompts it holds.
     fn completions(&mut self, body: &Value) -> Result<u64, PreflightError> {
-        let prompts = self.prompts(body.get("prompt").unwrap_or(&Value::Null), "/prompt")?;
+        let prompts = match body.get("prompt") {
+            Some(p) => self.prompts(p, "/prompt")?,
+            None => self.prompts(body.get("inputs").unwrap_or(&Value::Null), "/inputs")?,
+        };
         if let Some(sfx) = body.get("suffix") {
             self.string_at(sfx, "/suffix")?;
         }
