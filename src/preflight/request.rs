@@ -191,22 +191,11 @@ impl Api {
             let prompt = o.contains_key("prompt") || o.contains_key("inputs");
             return prompt.then_some(Api::Completions);
         }
-        let keyed_blocks = o
-            .get("messages")
-            .and_then(Value::as_array)
-            .is_some_and(|ms| {
-                ms.iter().any(|m| {
-                    m.get("content")
-                        .and_then(Value::as_array)
-                        .is_some_and(|ps| {
-                            ps.iter().any(|p| {
-                                p.is_object()
-                                    && p.get("type").is_none()
-                                    && BEDROCK_BLOCKS.iter().any(|k| p.get(k).is_some())
-                            })
-                        })
-                })
-            });
+        let keyed_blocks = any_block(body, |p| {
+            p.is_object()
+                && p.get("type").is_none()
+                && BEDROCK_BLOCKS.iter().any(|k| p.get(k).is_some())
+        });
         if o.contains_key("inferenceConfig") || o.contains_key("toolConfig") || keyed_blocks {
             return Some(Api::BedrockConverse);
         }
@@ -218,23 +207,12 @@ impl Api {
             .get("tools")
             .and_then(Value::as_array)
             .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
-        let anthropic_blocks = o
-            .get("messages")
-            .and_then(Value::as_array)
-            .is_some_and(|ms| {
-                ms.iter().any(|m| {
-                    m.get("content")
-                        .and_then(Value::as_array)
-                        .is_some_and(|ps| {
-                            ps.iter().any(|p| {
-                                matches!(
-                                    p.get("type").and_then(Value::as_str),
-                                    Some("tool_use" | "tool_result" | "document" | "thinking")
-                                ) || p.get("source").is_some()
-                            })
-                        })
-                })
-            });
+        let anthropic_blocks = any_block(body, |p| {
+            matches!(
+                p.get("type").and_then(Value::as_str),
+                Some("tool_use" | "tool_result" | "document" | "thinking")
+            ) || p.get("source").is_some()
+        });
         // Anthropic's body on Vertex AI and Bedrock's InvokeModel names no model but an `anthropic_version`.
         if o.contains_key("system")
             || o.contains_key("anthropic_version")
@@ -258,6 +236,16 @@ impl Api {
             Api::GeminiGenerateContent => Profile::Gemini,
         }
     }
+}
+
+/// Whether any content block of any message in `body` passes `test`.
+fn any_block(body: &Value, test: impl Fn(&Value) -> bool) -> bool {
+    let contents = body.get("messages").and_then(Value::as_array);
+    contents.is_some_and(|ms| {
+        ms.iter()
+            .filter_map(|m| m.get("content").and_then(Value::as_array))
+            .any(|ps| ps.iter().any(&test))
+    })
 }
 
 /// The kinds of a Bedrock Converse content block, each its block's one key.
