@@ -785,14 +785,15 @@ fn bedrock_reserves_the_cap_and_charges_its_burndown_rate_at_settlement() {
         0,
     );
     assert_eq!((c.verdict, c.needed), (Verdict::Sendable, 5_000));
-    // Without a cap the model's maximum is reserved: the rest of the context window when one is set.
-    let windowed = State::new(budget.clone().context_window(nz(200_000)), 0);
-    let c = windowed.check(&Cost::exact(1_000), Policy::Median, 0);
+    // Without a cap Bedrock reserves the model's maximum output, which the caller states as the absent cap.
+    let mut capped = budget.clone();
+    capped.reservation.absent_cap = AbsentCap::Tokens(64_000);
+    let c = State::new(capped, 0).check(&Cost::exact(1_000), Policy::Median, 0);
     assert!(
         matches!(c.verdict, Verdict::NeverSendable { limit: 10_000, .. }),
         "{c:?}"
     );
-    assert_eq!(c.needed, 200_000);
+    assert_eq!(c.needed, 65_000);
     // Claude 3.7 and 4 models burn five quota tokens per output token; the others one.
     for (model, rate) in [
         ("us.anthropic.claude-sonnet-4-20250514-v1:0", 5),

@@ -10,7 +10,7 @@
 //! | Cerebras | `max_tokens`, `max_completion_tokens` | yes | no | nothing reserved |
 //! | Anthropic | `max_tokens` (required) | no TPM: ITPM and OTPM | yes | required by the API |
 //! | Gemini | `generationConfig.maxOutputTokens` | no: TPM counts input | no | model default |
-//! | Amazon Bedrock | `inferenceConfig.maxTokens`, the model's own (`max_tokens`) | yes | no | the model's maximum |
+//! | Amazon Bedrock | `inferenceConfig.maxTokens`, the model's own (`max_tokens`) | yes | no | the model's maximum (set it) |
 //!
 //! - OpenAI, rate-limits guide (platform.openai.com/docs/guides/rate-limits, "Reduce the max_tokens to match the
 //!   size of your completions"): "Your rate limit is calculated as the maximum of max_tokens and the estimated
@@ -40,7 +40,8 @@
 //!   plus `max_tokens` is taken from the quota, and at its end the charge is the input tokens plus the cache writes
 //!   plus the output tokens times the model's burndown rate, 5 for Claude 3.7 Sonnet and the Claude 4 models (one
 //!   output token consumes five), 1 for the others. A request without `max_tokens` reserves the model's maximum
-//!   output: here, the rest of the context window when one is set. [`Budget::for_model`] sets the rate.
+//!   output, which only the caller knows (`absent_cap: AbsentCap::Tokens(max)`). [`Budget::for_model`] sets the
+//!   rate.
 //!
 //! These are the documented or publicly observed behaviours as of this writing; a [`ReservationProfile`] is
 //! plain data, so a caller who measures otherwise can build their own.
@@ -129,10 +130,13 @@ impl Provider {
                 absent_cap: AbsentCap::Nothing,
                 output_burndown: 1,
             },
+            // Without `maxTokens` Bedrock reserves the model's maximum output, which this rule cannot know: set it
+            // as the budget's `absent_cap` (`AbsentCap::Tokens`). The rest of the context window would stand in
+            // badly: it grows as the prompt shrinks, so a smaller prompt could need more.
             Provider::Bedrock => ReservationProfile {
                 output_reserved_at_admission: true,
                 context_includes_output: true,
-                absent_cap: AbsentCap::RestOfContext,
+                absent_cap: AbsentCap::Nothing,
                 output_burndown: 1,
             },
         }
