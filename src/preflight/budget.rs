@@ -169,7 +169,8 @@ pub enum AbsentCap {
     Nothing,
     /// A fixed default number of output tokens.
     Tokens(u64),
-    /// Whatever the context window leaves after the prompt.
+    /// Whatever the context window leaves after the prompt. It grows as the prompt shrinks, so the verdict at the
+    /// band's low end may be worse than at its median; no shipped provider uses it.
     RestOfContext,
 }
 
