@@ -26,9 +26,9 @@
 //! - **Estimate**: [`estimate`], [`Estimator`] (streaming), [`estimate_chars`], [`Profile`], [`Estimate`] with its
 //!   [`Content`] and [`ContentKind`].
 //! - **Request bodies and verdicts**: [`estimate_request`] (OpenAI chat and Responses, Anthropic, Gemini, Bedrock
-//!   Converse, legacy completions and embeddings bodies → [`RequestEstimate`] and its [`Cost`]), [`Budget`] (a key's limits, per [`Provider`]), [`State`] and
-//!   [`State::check`] → [`Check`] with its [`Verdict`], [`check_request`] (the whole pipeline from flags and
-//!   headers, as the CLI and the npm package run it).
+//!   Converse, legacy completions and embeddings bodies → [`RequestEstimate`] and its [`Cost`]), [`Budget`] (a
+//!   key's limits, per [`Provider`]), [`State`] and [`State::check`] → [`Check`] with its [`Verdict`],
+//!   [`check_request`] (the whole pipeline from flags and headers, as the CLI and the npm package run it).
 //! - **Ledger, queue and routing**: [`Ledger`] (reserve, settle, release), [`AdmissionQueue`], [`route()`].
 //! - **Headers**: [`RateLimitSnapshot::from_headers`], [`Headers`], [`parse_duration_ms`].
 //! - **Refusals and retries**: [`classify`], [`find_stream_error`], [`explain`], [`next_action`] under a

@@ -96,7 +96,8 @@ impl Profile {
     }
 
     /// Maps a model name as gateways spell it (`gpt-4o-mini`, `openai/gpt-4.1`, `meta-llama/Llama-3.1-8B-Instruct`,
-    /// `claude-sonnet-4`, `gemini-2.5-pro`, Bedrock's `us.anthropic.claude-...`) to the profile that counts its tokens.
+    /// `claude-sonnet-4`, `gemini-2.5-pro`, Bedrock's `us.anthropic.claude-...`) to the profile that counts its
+    /// tokens.
     ///
     /// Claude models map to [`Profile::ClaudeLegacy`], the only public Claude tokenizer: for Claude 3 and later
     /// it is a proxy. An unknown model is an error that lists the profiles.

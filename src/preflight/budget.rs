@@ -10,7 +10,7 @@
 //! | Cerebras | `max_tokens`, `max_completion_tokens` | yes | no | nothing reserved |
 //! | Anthropic | `max_tokens` (required) | no TPM: ITPM and OTPM | yes | required by the API |
 //! | Gemini | `generationConfig.maxOutputTokens` | no: TPM counts input | no | model default |
-//! | Amazon Bedrock | `inferenceConfig.maxTokens`, the model's own (`max_tokens`) | yes | no | the model's maximum (set it) |
+//! | Amazon Bedrock | `inferenceConfig.maxTokens`, `max_tokens` | yes | no | the model's maximum (set it) |
 //!
 //! - OpenAI, rate-limits guide (platform.openai.com/docs/guides/rate-limits, "Reduce the max_tokens to match the
 //!   size of your completions"): "Your rate limit is calculated as the maximum of max_tokens and the estimated

@@ -154,12 +154,10 @@ impl Api {
     /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
     /// `instructions`) Responses; a `prompt` (or Hugging Face's `inputs`) without `messages` is a legacy completion;
-    /// `messages` is Bedrock
-    /// Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by its kind
-    /// (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or `anthropic_version` (Vertex AI,
-    /// Bedrock's InvokeModel), a tool with `input_schema`, an
-    /// Anthropic content block (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI
-    /// chat.
+    /// `messages` is Bedrock Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by
+    /// its kind (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or `anthropic_version`
+    /// (Vertex AI, Bedrock's InvokeModel), a tool with `input_schema`, an Anthropic content block (`tool_use`,
+    /// `tool_result`, an image with `source`) or a `claude` model, else OpenAI chat.
     pub fn detect(body: &Value) -> Option<Api> {
         let o = body.as_object()?;
         if o.contains_key("contents") {
@@ -202,7 +200,7 @@ impl Api {
         let claude = o
             .get("model")
             .and_then(Value::as_str)
-            .is_some_and(|m| m.to_ascii_lowercase().contains("claude"));
+            .is_some_and(is_claude);
         let anthropic_tools = o
             .get("tools")
             .and_then(Value::as_array)
@@ -236,6 +234,11 @@ impl Api {
             Api::GeminiGenerateContent => Profile::Gemini,
         }
     }
+}
+
+/// Whether a model name is a Claude model's.
+fn is_claude(model: &str) -> bool {
+    model.to_ascii_lowercase().contains("claude")
 }
 
 /// Whether any content block of any message in `body` passes `test`.
@@ -381,9 +384,7 @@ pub fn estimate_request_priced(
         messages: 0,
         tools: 0,
         token_ids: 0,
-        claude: model
-            .as_deref()
-            .is_some_and(|m| m.to_ascii_lowercase().contains("claude")),
+        claude: model.as_deref().is_some_and(is_claude),
         unpriced: Vec::new(),
         fed: false,
         pricing: Pricing {
@@ -909,19 +910,30 @@ impl Walker {
                 if !t.is_object() {
                     return Err(shape(&format!("/tools/{i}"), "a tool object"));
                 }
-                self.tools += 1;
-                self.string_at(
-                    t.get("name").unwrap_or(&Value::Null),
-                    &format!("/tools/{i}/name"),
-                )?;
-                self.string_at(
-                    t.get("description").unwrap_or(&Value::Null),
-                    &format!("/tools/{i}/description"),
-                )?;
-                if let Some(s) = t.get("input_schema") {
-                    self.json_text(s);
-                }
+                self.tool_definition(t, &format!("/tools/{i}"), t.get("input_schema"))?;
             }
+        }
+        Ok(())
+    }
+
+    /// A tool definition's name and description, and its input schema as JSON text (Anthropic, Bedrock).
+    fn tool_definition(
+        &mut self,
+        def: &Value,
+        p: &str,
+        schema: Option<&Value>,
+    ) -> Result<(), PreflightError> {
+        self.tools += 1;
+        self.string_at(
+            def.get("name").unwrap_or(&Value::Null),
+            &format!("{p}/name"),
+        )?;
+        self.string_at(
+            def.get("description").unwrap_or(&Value::Null),
+            &format!("{p}/description"),
+        )?;
+        if let Some(s) = schema {
+            self.json_text(s);
         }
         Ok(())
     }
@@ -1090,20 +1102,10 @@ impl Walker {
                 let p = format!("/toolConfig/tools/{i}");
                 match t.get("toolSpec") {
                     Some(spec) => {
-                        self.tools += 1;
-                        let sp = format!("{p}/toolSpec");
-                        self.string_at(
-                            spec.get("name").unwrap_or(&Value::Null),
-                            &format!("{sp}/name"),
-                        )?;
-                        self.string_at(
-                            spec.get("description").unwrap_or(&Value::Null),
-                            &format!("{sp}/description"),
-                        )?;
                         let schema = spec
                             .pointer("/inputSchema/json")
                             .or_else(|| spec.get("inputSchema"));
-                        self.json_text(schema.unwrap_or(&Value::Null));
+                        self.tool_definition(spec, &format!("{p}/toolSpec"), schema)?;
                     }
                     // A cache point costs nothing; any other entry (a system tool) is not documented.
                     None if t.get("cachePoint").is_some() => {}

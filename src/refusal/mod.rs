@@ -1097,6 +1097,16 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     r
 }
 
+/// `N > M` right after the first `key` in `text`: what was asked and the limit.
+fn over_after(text: &str, key: &str) -> Option<(u64, u64)> {
+    let b = text.as_bytes();
+    let (q, j) = number_at(b, text.find(key)? + key.len())?;
+    if !text[j..].starts_with(" > ") {
+        return None;
+    }
+    Some((q, number_at(b, j + 3)?.0))
+}
+
 /// The numbers of a context-window refusal worded as token counts: what the request needs (`requested`) and what the
 /// model holds (`limit`).
 fn context_numbers(text: &str, r: &mut Refusal) {
@@ -1106,16 +1116,9 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         r.limit = number_after(text, &["supports at most "]).or(r.limit);
     }
     // "max_tokens: 128001 > 64000, which is the maximum allowed number of output tokens" (Anthropic)
-    if let Some(i) = text.find("max_tokens: ") {
-        let b = text.as_bytes();
-        if let Some((q, j)) = number_at(b, i + "max_tokens: ".len()) {
-            if text[j..].starts_with(" > ") {
-                if let Some((l, _)) = number_at(b, j + 3) {
-                    r.requested = Some(q);
-                    r.limit = Some(l);
-                }
-            }
-        }
+    if let Some((q, l)) = over_after(text, "max_tokens: ") {
+        r.requested = Some(q);
+        r.limit = Some(l);
     }
     // "exceeds the model limit of 4096" (Bedrock); "the valid range of max_tokens is [1, 8192]" (DeepSeek), "Range
     // of max_tokens should be [1, 8192]" (DashScope); "less than or equal to `16384`" (Groq)
@@ -1226,17 +1229,9 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     }
     // "Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)"
     // (watsonx)
-    let seq = "maximum sequence length for this model (";
-    if let Some(i) = text.find(seq) {
-        let b = text.as_bytes();
-        if let Some((q, j)) = number_at(b, i + seq.len()) {
-            if text[j..].starts_with(" > ") {
-                if let Some((l, _)) = number_at(b, j + 3) {
-                    r.requested = Some(q);
-                    r.limit = Some(l);
-                }
-            }
-        }
+    if let Some((q, l)) = over_after(text, "maximum sequence length for this model (") {
+        r.requested = Some(q);
+        r.limit = Some(l);
     }
     // "exceed context limit: 199759 + 8192 > 200000" (Anthropic)
     if let Some(i) = text.find("context limit: ") {
