@@ -48,6 +48,15 @@ pub(super) trait Classes: Copy {
     fn hex_letters(self, w: &[u8; WIN]) -> u64;
     /// See [`ahead`].
     fn ahead(self, w: &[u8; WIN], p: usize) -> u64;
+    /// Writes the table entry (`kind::ROWS`) of each character whose first byte is at a bit of `firsts` to its
+    /// place in `out` (other places are left undefined) and returns the places whose entry is not a plain kind (from `kind::ATTEND`
+    /// up); or returns `None`, writing nothing, where it has no vector look-up (then the scanner looks each
+    /// character up in turn). `wide` holds the first bytes of characters of three or four bytes.
+    #[inline(always)]
+    fn entries(self, w: &[u8; WIN], firsts: u64, wide: u64, out: &mut [u8; BLOCK]) -> Option<u64> {
+        let _ = (w, firsts, wide, out);
+        None
+    }
 }
 
 /// SSE2 on x86-64, `u64` words elsewhere.
@@ -126,6 +135,10 @@ impl Classes for Avx2 {
     fn ahead(self, w: &[u8; WIN], p: usize) -> u64 {
         unsafe { avx2::ahead(w, p) }
     }
+    #[inline(always)]
+    fn entries(self, w: &[u8; WIN], firsts: u64, wide: u64, out: &mut [u8; BLOCK]) -> Option<u64> {
+        Some(unsafe { avx2::entries(w, firsts, wide, out) })
+    }
 }
 
 /// The AVX2 classification. Each function needs a CPU with AVX2 (hence `unsafe`); the loads read 32 bytes of a
@@ -134,9 +147,13 @@ impl Classes for Avx2 {
 #[allow(unsafe_code)]
 mod avx2 {
     use super::{Bytes, BLOCK, WIN};
+    use crate::scan::kind;
     use std::arch::x86_64::{
-        __m256i, _mm256_andnot_si256 as andnot, _mm256_cmpeq_epi8 as eq, _mm256_cmpgt_epi8 as gt,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256 as or, _mm256_set1_epi8 as splat,
+        __m256i, _mm256_and_si256 as and, _mm256_andnot_si256 as andnot,
+        _mm256_blendv_epi8 as blend, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8 as eq,
+        _mm256_cmpgt_epi8 as gt, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256 as or,
+        _mm256_set1_epi8 as splat, _mm256_shuffle_epi8 as shuffle, _mm256_slli_epi16 as shl,
+        _mm256_storeu_si256, _mm_loadu_si128,
     };
 
     /// The 32 bytes at `j`.
@@ -232,6 +249,88 @@ mod avx2 {
             };
         }
         m
+    }
+
+    /// The entries of a 64-entry table at the low six bits of each byte of `i` (`b4` and `b5` hold those bits 4
+    /// and 5 at the top of each byte): four shuffles of its quarters, and three blends.
+    #[inline(always)]
+    unsafe fn look_up(t: &[__m256i; 4], i: __m256i, b4: __m256i, b5: __m256i) -> __m256i {
+        unsafe {
+            let lo = blend(shuffle(t[0], i), shuffle(t[1], i), b4);
+            let hi = blend(shuffle(t[2], i), shuffle(t[3], i), b4);
+            blend(lo, hi, b5)
+        }
+    }
+
+    /// A 64-entry table as four vectors of its quarters, each in both halves.
+    #[inline(always)]
+    unsafe fn quarters(t: &[u8; 64]) -> [__m256i; 4] {
+        // SAFETY: each quarter holds 16 bytes; an unaligned load reads exactly those.
+        [0, 16, 32, 48].map(|a| unsafe {
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(t[a..a + 16].as_ptr().cast()))
+        })
+    }
+
+    /// A byte's low six bits, and its bits 4 and 5 moved to its top (which is all a blend reads).
+    #[inline(always)]
+    unsafe fn six(x: __m256i) -> [__m256i; 3] {
+        unsafe {
+            let i = and(x, splat(0x3f));
+            [i, shl(i, 3), shl(i, 2)]
+        }
+    }
+
+    /// See [`super::Classes::entries`]: for each first byte of the block, one compare finds its characters and
+    /// four shuffles look their second bytes up in its row. Where there are characters of three or four bytes
+    /// (`wide`: the many first bytes of ideographs), the entry of each first byte whose row is one entry
+    /// (`kind::LEADS`) comes first, and only the others are looked up by row. Bytes that are no first byte are
+    /// left undefined in `out`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn entries(
+        w: &[u8; WIN],
+        firsts: u64,
+        wide: u64,
+        out: &mut [u8; BLOCK],
+    ) -> u64 {
+        unsafe {
+            let x = [load32(w, 0), load32(w, 32)];
+            let (mut k, mut rest) = if wide != 0 {
+                let leads = quarters(&kind::LEADS);
+                let k = x.map(|x| {
+                    let [i, b4, b5] = six(x);
+                    look_up(&leads, i, b4, b5)
+                });
+                let mixed = splat(kind::MIXED as i8);
+                (
+                    k,
+                    firsts & (bits(eq(k[0], mixed)) | bits(eq(k[1], mixed)) << 32),
+                )
+            } else {
+                ([splat(-1); 2], firsts)
+            };
+            if rest != 0 {
+                let second = [six(load32(w, 1)), six(load32(w, 33))];
+                while rest != 0 {
+                    let b0 = w[rest.trailing_zeros() as usize];
+                    let e = x.map(|x| eq(x, splat(b0 as i8)));
+                    rest &= !(bits(e[0]) | bits(e[1]) << 32);
+                    let row = quarters(&kind::ROWS[(b0 & 0x3f) as usize]);
+                    for h in 0..2 {
+                        let [i, b4, b5] = second[h];
+                        k[h] = blend(k[h], look_up(&row, i, b4, b5), e[h]);
+                    }
+                }
+            }
+            for h in 0..2 {
+                let s = &mut out[32 * h..32 * h + 32];
+                // SAFETY: `s` holds 32 bytes; an unaligned store writes exactly those.
+                _mm256_storeu_si256(s.as_mut_ptr().cast(), k[h]);
+            }
+            // Entries from `ATTEND` (0x40) up have one of the top two bits.
+            let plain = |v| bits(eq(and(v, splat(0xc0u8 as i8)), splat(0)));
+            firsts & !(plain(k[0]) | plain(k[1]) << 32)
+        }
     }
 
     #[target_feature(enable = "avx2")]
@@ -611,7 +710,10 @@ mod tests {
                 // Every byte value, runs of one byte, and text-like bytes.
                 *b = match round % 3 {
                     0 => x as u8,
-                    1 => b" aZ09\t\n\r\x7f\xc3\xa9\xe4\xb8\x80/+\\"[(x % 17) as usize],
+                    1 => {
+                        b" aZ09\t\n\r\x7f\xc3\xa9\xe4\xb8\x80/+\\\xd0\xe3\xef\xf0\x8c"
+                            [(x % 22) as usize]
+                    }
                     _ => (i as u8 / 3).wrapping_mul(37),
                 };
             }
@@ -634,6 +736,20 @@ mod tests {
                 assert_eq!(a.hex_letters(&w), hex_letters(&w));
                 for p in 1..=16 {
                     assert_eq!(a.ahead(&w, p), ahead(&w, p));
+                }
+                // Every byte from 0xC0 up as a first byte, whatever follows it (the look-up reads only the next
+                // byte's low six bits), with and without the look-up of whole rows (`wide`).
+                let firsts = (0..BLOCK).fold(0u64, |m, i| m | ((w[i] >= 0xc0) as u64) << i);
+                for wide in [0, firsts] {
+                    let mut out = [0u8; BLOCK];
+                    let attend = a.entries(&w, firsts, wide, &mut out);
+                    let mut want = 0;
+                    for j in (0..BLOCK).filter(|&j| firsts >> j & 1 != 0) {
+                        let e = crate::scan::kind::entry_of(w[j], w[j + 1]);
+                        assert_eq!(out[j], e, "{w:?} at {j}");
+                        want |= ((e >= crate::scan::kind::ATTEND) as u64) << j;
+                    }
+                    assert_eq!(attend, Some(want));
                 }
             }
             assert_eq!(classify_swar(&w), want, "{w:?}");

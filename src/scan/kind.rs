@@ -412,6 +412,43 @@ static THIRD: [Kind; NREFINED * 64] = {
     t
 };
 
+/// [`UTF8`] by rows: `ROWS[b0 & 0x3f][b1 & 0x3f]` is the entry of a character whose first two bytes are `b0` and
+/// `b1` (for the vector look-up of a block's entries).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static ROWS: [[u8; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut i = 0;
+    while i < 64 * 64 {
+        t[i >> 6][i & 63] = UTF8[i];
+        i += 1;
+    }
+    t
+};
+
+/// No entry is this value: [`LEADS`] marks with it a first byte whose row has more than one entry.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const MIXED: u8 = 0xfe;
+
+/// Per first byte (`b0 & 0x3f`), the entry every character starting with it has, or [`MIXED`] (for the vector
+/// look-up of a block's entries).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static LEADS: [u8; 64] = {
+    let mut t = [0; 64];
+    let mut b0 = 0;
+    while b0 < 64 {
+        t[b0] = UTF8[b0 << 6];
+        let mut b1 = 1;
+        while b1 < 64 {
+            if UTF8[(b0 << 6) | b1] != t[b0] {
+                t[b0] = MIXED;
+            }
+            b1 += 1;
+        }
+        b0 += 1;
+    }
+    t
+};
+
 /// [`UTF8`] indexed by `(b1 & 0x3f) << 8 | (b0 & 0x3f)`, which is one mask of the character's first two bytes read
 /// as a little-endian `u16`: a quarter of it is used, and the scanner's loop over characters saves the shifts.
 static PAIRS: [u8; 64 * 256] = {
@@ -497,7 +534,7 @@ mod tests {
             assert!(of_ascii(b) < K_LATLO);
         }
         // The refinement rows fit the table's byte entries, and every plain kind is below `ATTEND`.
-        assert!(REFINE as usize + NREFINED < FOUR as usize);
+        assert!(REFINE as usize + NREFINED < MIXED as usize);
         assert!(COUNT <= ATTEND as usize);
         for b0 in 0xc2..=0xf4u8 {
             for b1 in 0x80..0xc0u8 {

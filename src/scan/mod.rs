@@ -1467,36 +1467,58 @@ impl Scanner {
         let c = self.na;
         let mut kinds = [NONE; BLOCK];
         // The places of characters (two or three bytes wide) whose next one is the same character: the only letters
-        // that may start a repeat. Bytes the masks cannot see past (the block's last) count as equal. The place right
-        // after a character in a repeat is added (by `characters`, and here from the previous block's last), since
-        // the run's last character has no same one after it. A block with no character at any of these places (most
-        // of them) takes every letter's kind straight from the table.
+        // that may start a repeat (the masks' bits past the block's last byte, 64 and 65, are read off the window's
+        // bytes after it). The place right after a character in a repeat is added (by `characters`, and here from the
+        // previous block's last), since the run's last character has no same one after it. A block with no character
+        // at any of these places (most of them) takes every letter's kind straight from the table.
         let (a2, a3) = (cl.ahead(w, 2), cl.ahead(w, 3));
-        let mut look =
-            (a2 & ((a2 >> 1) | 1 << 63)) | (a3 & ((a3 >> 1) | 1 << 63) & ((a3 >> 2) | 3 << 62));
+        let (e2, e3, f3) = (
+            (w[BLOCK] == w[BLOCK + 2]) as u64,
+            (w[BLOCK] == w[BLOCK + 3]) as u64,
+            (w[BLOCK + 1] == w[BLOCK + 4]) as u64,
+        );
+        let mut look = (a2 & ((a2 >> 1) | e2 << 63))
+            | (a3 & ((a3 >> 1) | e3 << 63) & ((a3 >> 2) | e3 << 62 | f3 << 63));
         let mut m = (c.merge_end, c.merge_bytes, c.merge_repeat);
         if m.2 && (0..BLOCK as i32).contains(&m.0) {
             look |= 1 << m.0;
         }
         let firsts = high & !cont;
-        // The wasm build keeps one loop (the one that tests): its size budget counts, and its counts are the same.
-        let used = if look & firsts == 0 && !cfg!(target_arch = "wasm32") {
-            self.characters::<false>(w, high, firsts, look, &mut kinds, &mut m)
+        let wide = firsts & (cont >> 1) & (cont >> 2);
+        if let Some(attend) = cl.entries(w, firsts, wide, &mut kinds) {
+            // Every character's entry is in place: only those that need more are visited.
+            self.characters::<true>(
+                w,
+                high,
+                firsts,
+                attend | (look & firsts),
+                look,
+                &mut kinds,
+                &mut m,
+            );
+        } else if look & firsts == 0 && !cfg!(target_arch = "wasm32") {
+            // The wasm build keeps one loop (the one that tests): its size budget counts, and its counts are the same.
+            self.characters::<false>(w, high, firsts, firsts, look, &mut kinds, &mut m);
         } else {
-            self.characters::<true>(w, high, firsts, look, &mut kinds, &mut m)
-        };
+            self.characters::<true>(w, high, firsts, firsts, look, &mut kinds, &mut m);
+        }
         let (merge_end, merge_bytes, merge_repeat) = m;
-        // Counts by kind, first bytes by mask slot.
+        // Counts by kind, first bytes by mask slot: the kind of the first character not yet counted, and all of
+        // its kind at once. A repeat's characters (`REP | kind`) are priced apart.
         let mut slots = [0u64; NSLOT];
         let mut used_slots = 0u32;
-        let mut u = used;
-        while u != 0 {
-            let k = u.trailing_zeros() as usize;
-            u &= u - 1;
-            let m = cl.equal(&kinds, k as u8);
+        let mut rest = firsts;
+        while rest != 0 {
+            let k = kinds[rest.trailing_zeros() as usize];
+            let m = cl.equal(&kinds, k) & firsts;
+            rest &= !m;
+            if k & REP != 0 {
+                continue;
+            }
+            let k = k as usize;
             self.kinds[k] += pc(m);
             if k == K_HAN as usize {
-                let (rare, ext) = rare_han(w, m);
+                let (rare, ext) = rare_han(w, m, cont);
                 self.v[f::HAN_RARE] += rare;
                 self.v[f::HAN_EXT] += ext;
             }
@@ -1580,24 +1602,26 @@ impl Scanner {
     }
 
     /// The non-ASCII characters of a block one at a time (see [`Scanner::non_ascii`]): each one's kind at its
-    /// first byte's place in `kinds`, the kinds seen as the bits of the result. With `LOOK`, a letter whose bit in
-    /// `look` is set is looked at closer (it may be in a repeat); without, no letter is (no bit of `look` is at a
-    /// character).
+    /// first byte's place in `kinds`. With `LOOK`, a letter whose bit in `look` is set is looked at closer (it may
+    /// be in a repeat); without, no letter is (no bit of `look` is at a character). The characters visited are
+    /// those of `visit` (all of `firsts`, or those whose entry the vector look-up left for here and those of
+    /// `look`); a character after one found in a repeat is visited too.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn characters<const LOOK: bool>(
         &mut self,
         w: &[u8; WIN],
         high: u64,
         firsts: u64,
+        visit: u64,
         mut look: u64,
         kinds: &mut [u8; BLOCK],
         m: &mut (i32, u32, bool),
-    ) -> u64 {
-        let mut used = 0u64;
+    ) {
         let (mut merge_end, mut merge_bytes, mut merge_repeat) = *m;
         // The last character in a repeat and whether it is rare (no character's bytes are 0).
         let mut rare_of = (0u32, false);
-        let mut leads = firsts;
+        let mut leads = visit;
         while leads != 0 {
             let j = leads.trailing_zeros() as usize;
             leads &= leads - 1;
@@ -1607,7 +1631,6 @@ impl Scanner {
                 // character is the same one, or the character before is in a repeat and ends here (`look`).
                 if !LOOK || look >> j & 1 == 0 || !kind::merges(e) {
                     kinds[j & (BLOCK - 1)] = e;
-                    used |= 1 << e;
                     continue;
                 }
                 (e, 2 + (w[j] >= 0xe0) as usize)
@@ -1647,7 +1670,9 @@ impl Scanner {
                 };
                 (merge_end, merge_bytes, merge_repeat) = ((j + width) as i32, bytes, repeat);
                 if repeat {
-                    look |= (1u128 << (j + width)) as u64;
+                    let next = (1u128 << (j + width)) as u64;
+                    look |= next;
+                    leads |= next & firsts;
                     // Priced as a repeat, taken out of the histogram (its bytes are no sign of a language).
                     for &b in &w[j..j + width] {
                         self.hist[b as usize] = self.hist[b as usize].wrapping_sub(1);
@@ -1666,10 +1691,8 @@ impl Scanner {
                 }
             }
             kinds[j & (BLOCK - 1)] = k;
-            used |= 1 << k;
         }
         *m = (merge_end, merge_bytes, merge_repeat);
-        used
     }
 
     /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
@@ -2049,22 +2072,34 @@ fn code_point(b: u32) -> u32 {
 }
 
 /// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those
-/// are of the supplementary planes 2 and 3 (the extensions: first bytes F0 A0 to F0 BF).
+/// are of the supplementary planes 2 and 3 (the extensions: first bytes F0 A0 to F0 BF). `cont` holds the block's
+/// continuation bytes.
 #[inline(never)]
-fn rare_han(w: &[u8; WIN], mut m: u64) -> (u64, u64) {
-    let all = pc(m);
-    let (mut common, mut ext) = (0, 0);
-    while m != 0 {
-        let j = m.trailing_zeros() as usize;
-        m &= m - 1;
-        // The common tier's ideographs are three bytes: the first two name the row of 64 code points, the third the
-        // bit. Four-byte ideographs and a mark after one (which takes its kind) are no common ideograph.
+fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64) {
+    // The common tier's ideographs are three bytes: the first two name the row of 64 code points, the third the bit.
+    let bit = |j: usize| {
         let row = (w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f);
-        let hit = w[j] >> 4 == 0xe && kind::common_han_row(row) >> (w[j + 2] & 0x3f) & 1 != 0;
-        common += hit as u64;
+        kind::common_han_row(row) >> (w[j + 2] & 0x3f) & 1
+    };
+    // Those followed by two continuation bytes and no third (which the masks see for a character starting up to
+    // byte 60) are read with no branch. The rest (marks after an ideograph, which take its kind, ideographs of four
+    // bytes, and those at the block's end) are looked at one by one.
+    let three = m & (cont >> 1) & (cont >> 2) & !(cont >> 3) & ((1 << 61) - 1);
+    let mut common = 0;
+    let mut t = three;
+    while t != 0 {
+        let j = t.trailing_zeros() as usize;
+        t &= t - 1;
+        common += bit(j);
+    }
+    let (mut ext, mut rest) = (0, m & !three);
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        common += (w[j] >> 4 == 0xe) as u64 & bit(j);
         ext += (w[j] == 0xf0 && w[j + 1] >= 0xa0) as u64;
     }
-    (all - common, ext)
+    (pc(m) - common, ext)
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.
