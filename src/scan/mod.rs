@@ -623,6 +623,9 @@ const PAD: u8 = 0xff;
 /// it, and a mark after it still finds its kind.
 const REP: u8 = 0x80;
 
+/// The non-ASCII characters (of two or three bytes) from which a block's entries are looked up by vector.
+const VECTOR_FROM: u64 = 12;
+
 // Mask slots for the non-ASCII kinds that runs are made of: accented Latin letters, non-ASCII digits, non-ASCII
 // whitespace, then one slot per script of [`SCRIPT_RUNS`] (the first seven alphabetic, the last three CJK).
 const S_NONE: u8 = 0;
@@ -1485,45 +1488,49 @@ impl Scanner {
         }
         let firsts = high & !cont;
         let wide = firsts & (cont >> 1) & (cont >> 2);
-        if let Some(attend) = cl.entries(w, firsts, wide, &mut kinds) {
+        // The vector look-up pays where most of a block is characters of two or three bytes (a four-byte one, an
+        // emoji, is visited anyway); a block with a few accented letters takes them one by one.
+        let many = pc(firsts & !(wide & (cont >> 3))) >= VECTOR_FROM;
+        let entries = if many {
+            cl.entries(w, firsts, wide, &mut kinds)
+        } else {
+            None
+        };
+        // The kinds the block has, as bits, when the characters were visited one by one.
+        let used = if let Some(attend) = entries {
             // Every character's entry is in place: only those that need more are visited.
-            self.characters::<true>(
-                w,
-                high,
-                firsts,
-                attend | (look & firsts),
-                look,
-                &mut kinds,
-                &mut m,
-            );
+            let visit = attend | (look & firsts);
+            self.characters::<true>(w, high, firsts, visit, look, &mut kinds, &mut m);
+            None
         } else if look & firsts == 0 && !cfg!(target_arch = "wasm32") {
             // The wasm build keeps one loop (the one that tests): its size budget counts, and its counts are the same.
-            self.characters::<false>(w, high, firsts, firsts, look, &mut kinds, &mut m);
+            Some(self.characters::<false>(w, high, firsts, firsts, look, &mut kinds, &mut m))
         } else {
-            self.characters::<true>(w, high, firsts, firsts, look, &mut kinds, &mut m);
-        }
+            Some(self.characters::<true>(w, high, firsts, firsts, look, &mut kinds, &mut m))
+        };
         let (merge_end, merge_bytes, merge_repeat) = m;
-        // Counts by kind, first bytes by mask slot: the kind of the first character not yet counted, and all of
-        // its kind at once. A repeat's characters (`REP | kind`) are priced apart.
+        // Counts by kind, first bytes by mask slot: for each kind, one compare of `kinds` finds its characters.
         let mut slots = [0u64; NSLOT];
         let mut used_slots = 0u32;
-        let mut rest = firsts;
-        while rest != 0 {
-            let k = kinds[rest.trailing_zeros() as usize];
-            let m = cl.equal(&kinds, k) & firsts;
-            rest &= !m;
-            if k & REP != 0 {
-                continue;
+        if let Some(mut u) = used {
+            while u != 0 {
+                let k = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let m = cl.equal(&kinds, k as u8);
+                self.count(w, cont, k, m, &mut slots, &mut used_slots);
             }
-            let k = k as usize;
-            self.kinds[k] += pc(m);
-            if k == K_HAN as usize {
-                let (rare, ext) = rare_han(w, m, cont);
-                self.v[f::HAN_RARE] += rare;
-                self.v[f::HAN_EXT] += ext;
+        } else {
+            // The kind of the first character not yet counted, and all of its kind at once (the places that are no
+            // first byte are undefined). A repeat's characters (`REP | kind`) are priced apart.
+            let mut rest = firsts;
+            while rest != 0 {
+                let k = kinds[rest.trailing_zeros() as usize];
+                let m = cl.equal(&kinds, k) & firsts;
+                rest &= !m;
+                if k & REP == 0 {
+                    self.count(w, cont, k as usize, m, &mut slots, &mut used_slots);
+                }
             }
-            slots[SLOT[k] as usize] |= m;
-            used_slots |= 1 << SLOT[k];
         }
         let c = self.na;
         let spill_in = (1u64 << c.spill) - 1;
@@ -1601,11 +1608,32 @@ impl Scanner {
         na
     }
 
+    /// Counts a block's characters of kind `k` (their first bytes at the bits of `m`) and adds them to their slot.
+    #[inline(always)]
+    fn count(
+        &mut self,
+        w: &[u8; WIN],
+        cont: u64,
+        k: usize,
+        m: u64,
+        slots: &mut [u64; NSLOT],
+        used: &mut u32,
+    ) {
+        self.kinds[k] += pc(m);
+        if k == K_HAN as usize {
+            let (rare, ext) = rare_han(w, m, cont);
+            self.v[f::HAN_RARE] += rare;
+            self.v[f::HAN_EXT] += ext;
+        }
+        slots[SLOT[k] as usize] |= m;
+        *used |= 1 << SLOT[k];
+    }
+
     /// The non-ASCII characters of a block one at a time (see [`Scanner::non_ascii`]): each one's kind at its
-    /// first byte's place in `kinds`. With `LOOK`, a letter whose bit in `look` is set is looked at closer (it may
-    /// be in a repeat); without, no letter is (no bit of `look` is at a character). The characters visited are
-    /// those of `visit` (all of `firsts`, or those whose entry the vector look-up left for here and those of
-    /// `look`); a character after one found in a repeat is visited too.
+    /// first byte's place in `kinds`, the kinds seen as the bits of the result. With `LOOK`, a letter whose bit in
+    /// `look` is set is looked at closer (it may be in a repeat); without, no letter is (no bit of `look` is at a
+    /// character). The characters visited are those of `visit` (all of `firsts`, or those whose entry the vector
+    /// look-up left for here and those of `look`); a character after one found in a repeat is visited too.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn characters<const LOOK: bool>(
@@ -1617,7 +1645,8 @@ impl Scanner {
         mut look: u64,
         kinds: &mut [u8; BLOCK],
         m: &mut (i32, u32, bool),
-    ) {
+    ) -> u64 {
+        let mut used = 0u64;
         let (mut merge_end, mut merge_bytes, mut merge_repeat) = *m;
         // The last character in a repeat and whether it is rare (no character's bytes are 0).
         let mut rare_of = (0u32, false);
@@ -1631,6 +1660,7 @@ impl Scanner {
                 // character is the same one, or the character before is in a repeat and ends here (`look`).
                 if !LOOK || look >> j & 1 == 0 || !kind::merges(e) {
                     kinds[j & (BLOCK - 1)] = e;
+                    used |= 1 << e;
                     continue;
                 }
                 (e, 2 + (w[j] >= 0xe0) as usize)
@@ -1691,8 +1721,10 @@ impl Scanner {
                 }
             }
             kinds[j & (BLOCK - 1)] = k;
+            used |= 1 << k;
         }
         *m = (merge_end, merge_bytes, merge_repeat);
+        used
     }
 
     /// Scans a piece of raw bytes. UTF-8 sequences may be split across calls; invalid bytes count as U+FFFD, as
