@@ -1470,21 +1470,18 @@ impl Scanner {
         let c = self.na;
         let mut kinds = [NONE; BLOCK];
         // The places of characters (two or three bytes wide) whose next one is the same character: the only letters
-        // that may start a repeat (the masks' bits past the block's last byte, 64 and 65, are read off the window's
-        // bytes after it). The place right after a character in a repeat is added (by `characters`, and here from the
-        // previous block's last), since the run's last character has no same one after it. A block with no character
-        // at any of these places (most of them) takes every letter's kind straight from the table.
+        // that may start a repeat. Bytes the masks cannot see past (the block's last) count as equal. The place right
+        // after a character in a repeat is added (by `characters`, and here from the previous block's last), since
+        // the run's last character has no same one after it. A block with no character at any of these places (most
+        // of them) takes every letter's kind straight from the table.
         let (a2, a3) = (cl.ahead(w, 2), cl.ahead(w, 3));
-        let (e2, e3, f3) = (
-            (w[BLOCK] == w[BLOCK + 2]) as u64,
-            (w[BLOCK] == w[BLOCK + 3]) as u64,
-            (w[BLOCK + 1] == w[BLOCK + 4]) as u64,
-        );
-        let mut look = (a2 & ((a2 >> 1) | e2 << 63))
-            | (a3 & ((a3 >> 1) | e3 << 63) & ((a3 >> 2) | e3 << 62 | f3 << 63));
+        let mut look =
+            (a2 & ((a2 >> 1) | 1 << 63)) | (a3 & ((a3 >> 1) | 1 << 63) & ((a3 >> 2) | 3 << 62));
         let mut m = (c.merge_end, c.merge_bytes, c.merge_repeat);
+        let mut carried = 0;
         if m.2 && (0..BLOCK as i32).contains(&m.0) {
-            look |= 1 << m.0;
+            carried = 1 << m.0;
+            look |= carried;
         }
         let firsts = high & !cont;
         let wide = firsts & (cont >> 1) & (cont >> 2);
@@ -1498,7 +1495,18 @@ impl Scanner {
         };
         // The kinds the block has, as bits, when the characters were visited one by one.
         let used = if let Some(attend) = entries {
-            // Every character's entry is in place: only those that need more are visited.
+            // Every character's entry is in place: only those that need more are visited. Here the masks' bits past
+            // the block's last byte (64 and 65) are read off the window's bytes after it, so that a block's last
+            // character is not visited for nothing.
+            let (e2, e3, f3) = (
+                (w[BLOCK] == w[BLOCK + 2]) as u64,
+                (w[BLOCK] == w[BLOCK + 3]) as u64,
+                (w[BLOCK + 1] == w[BLOCK + 4]) as u64,
+            );
+            let edge = !(3 << 62)
+                | (a2 & ((a2 >> 1) | e2 << 63))
+                | (a3 & ((a3 >> 1) | e3 << 63) & ((a3 >> 2) | e3 << 62 | f3 << 63));
+            let look = look & (edge | carried);
             let visit = attend | (look & firsts);
             self.characters::<true>(w, high, firsts, visit, look, &mut kinds, &mut m);
             None
