@@ -276,6 +276,19 @@ pub(crate) const fn common_han_row(row: usize) -> u64 {
     }
 }
 
+/// [`common_han_row`] for every row of three-byte code points (0 to 1023), for the block loop's look-up with no
+/// range test (native builds only: the wasm build's size budget counts).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) static HAN_ROWS: [u64; 1024] = {
+    let mut t = [0; 1024];
+    let mut r = 0;
+    while r < 1024 {
+        t[r] = common_han_row(r);
+        r += 1;
+    }
+    t
+};
+
 /// Whether the kind is a letter (of any script, ASCII ones too).
 pub const fn is_letter(k: Kind) -> bool {
     k == K_LO || k == K_UP || (k >= K_LATLO && k <= K_HANG)

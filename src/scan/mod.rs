@@ -2125,18 +2125,26 @@ fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64) {
     // byte 60) are read with no branch. The rest (marks after an ideograph, which take its kind, ideographs of four
     // bytes, and those at the block's end) are looked at one by one.
     // (The wasm build keeps one loop: its size budget counts.)
-    let three = if cfg!(target_arch = "wasm32") {
-        0
-    } else {
-        m & (cont >> 1) & (cont >> 2) & !(cont >> 3) & ((1 << 61) - 1)
-    };
     let mut common = 0;
-    let mut t = three;
-    while t != 0 {
-        let j = t.trailing_zeros() as usize;
-        t &= t - 1;
-        common += bit(j);
-    }
+    #[cfg(target_arch = "wasm32")]
+    let three = {
+        let _ = cont;
+        0
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let three = {
+        let three = m & (cont >> 1) & (cont >> 2) & !(cont >> 3) & ((1 << 61) - 1);
+        let mut t = three;
+        while t != 0 {
+            let j = t.trailing_zeros() as usize;
+            t &= t - 1;
+            // The three bytes as one word: the code point's row (0 to 1023) indexes a table with no gaps.
+            let b = load32(w, j);
+            let row = ((b & 0x0f) << 6 | (b >> 8 & 0x3f)) as usize;
+            common += kind::HAN_ROWS[row & 1023] >> (b >> 16 & 0x3f) & 1;
+        }
+        three
+    };
     let (mut ext, mut rest) = (0, m & !three);
     while rest != 0 {
         let j = rest.trailing_zeros() as usize;
