@@ -49,9 +49,9 @@ pub(super) trait Classes: Copy {
     /// See [`ahead`].
     fn ahead(self, w: &[u8; WIN], p: usize) -> u64;
     /// Writes the table entry (`kind::ROWS`) of each character whose first byte is at a bit of `firsts` to its
-    /// place in `out` (other places are left undefined) and returns the places whose entry is not a plain kind (from `kind::ATTEND`
-    /// up); or returns `None`, writing nothing, where it has no vector look-up (then the scanner looks each
-    /// character up in turn). `wide` holds the first bytes of characters of three or four bytes.
+    /// place in `out` (other places are left undefined) and returns the places whose entry is not a plain kind
+    /// (from `kind::ATTEND` up); or returns `None`, writing nothing, where it has no vector look-up (then the
+    /// scanner looks each character up in turn). `wide` holds the first bytes of characters of three or four bytes.
     #[inline(always)]
     fn entries(self, w: &[u8; WIN], firsts: u64, wide: u64, out: &mut [u8; BLOCK]) -> Option<u64> {
         let _ = (w, firsts, wide, out);

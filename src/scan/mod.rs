@@ -1475,9 +1475,13 @@ impl Scanner {
         // the run's last character has no same one after it. A block with no character at any of these places (most
         // of them) takes every letter's kind straight from the table.
         let (a2, a3) = (cl.ahead(w, 2), cl.ahead(w, 3));
-        let mut look =
-            (a2 & ((a2 >> 1) | 1 << 63)) | (a3 & ((a3 >> 1) | 1 << 63) & ((a3 >> 2) | 3 << 62));
+        // `e2` is the masks' bit 64 of `a2`, `e3` and `f3` bits 64 and 65 of `a3` (1: taken as equal).
+        let look_at = |e2: u64, e3: u64, f3: u64| {
+            (a2 & ((a2 >> 1) | e2 << 63))
+                | (a3 & ((a3 >> 1) | e3 << 63) & ((a3 >> 2) | e3 << 62 | f3 << 63))
+        };
         let mut m = (c.merge_end, c.merge_bytes, c.merge_repeat);
+        let mut look = look_at(1, 1, 1);
         let mut carried = 0;
         if m.2 && (0..BLOCK as i32).contains(&m.0) {
             carried = 1 << m.0;
@@ -1498,15 +1502,11 @@ impl Scanner {
             // Every character's entry is in place: only those that need more are visited. Here the masks' bits past
             // the block's last byte (64 and 65) are read off the window's bytes after it, so that a block's last
             // character is not visited for nothing.
-            let (e2, e3, f3) = (
+            let look = look_at(
                 (w[BLOCK] == w[BLOCK + 2]) as u64,
                 (w[BLOCK] == w[BLOCK + 3]) as u64,
                 (w[BLOCK + 1] == w[BLOCK + 4]) as u64,
-            );
-            let edge = !(3 << 62)
-                | (a2 & ((a2 >> 1) | e2 << 63))
-                | (a3 & ((a3 >> 1) | e3 << 63) & ((a3 >> 2) | e3 << 62 | f3 << 63));
-            let look = look & (edge | carried);
+            ) | carried;
             let visit = attend | (look & firsts);
             self.characters::<true>(w, high, firsts, visit, look, &mut kinds, &mut m);
             None
