@@ -39,8 +39,21 @@ const WIDE_RANGES: [(u32, u32); 12] = [
     (0x3001, 0x3011),   // CJK punctuation
 ];
 
-/// The generated texts: 150 runs of one character and 120 periodic patterns.
+/// Texts per family: runs of one ASCII character, runs of one non-ASCII character, and each family of periodic
+/// patterns. Over 40 texts a family's median error is mostly the draw (`calibrate families-draws` shows how far it
+/// moves with the seed at 40 texts and at 400).
+pub const PER_FAMILY: [usize; 3] = [800, 700, 400];
+
+/// The seed of the report's texts.
+pub const SEED: u64 = 29;
+
+/// The report's texts: 1,500 runs of one character and 1,200 periodic patterns.
 pub fn family_texts(root: &Path) -> Vec<FamilyText> {
+    family_texts_with(root, SEED, PER_FAMILY)
+}
+
+/// The texts of `seed`, `per_family` of them (as [`PER_FAMILY`]).
+pub fn family_texts_with(root: &Path, seed: u64, per_family: [usize; 3]) -> Vec<FamilyText> {
     let measured: BTreeSet<char> = read_run_chars(
         &std::fs::read_to_string(root.join("calibration/run-chars.txt")).unwrap_or_default(),
     )
@@ -53,7 +66,7 @@ pub fn family_texts(root: &Path) -> Vec<FamilyText> {
         .map(|s| s.text.chars().take(2000).collect())
         .collect();
     contexts.truncate(60);
-    let mut rng = SplitMix64::new(29);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
     let len = |rng: &mut SplitMix64| (10f64.powf(2.5 + 2.5 * rng.next_f64()) as usize).max(301);
     let ascii: Vec<char> = (0x21u8..0x7f)
@@ -70,13 +83,13 @@ pub fn family_texts(root: &Path) -> Vec<FamilyText> {
         };
         out.push(FamilyText { family, what, text });
     };
-    for _ in 0..80 {
+    for _ in 0..per_family[0] {
         let c = ascii[rng.below(ascii.len() as u64) as usize];
         let n = len(&mut rng);
         add(&mut rng, "run of one ASCII character", c.to_string(), n);
     }
     let mut wide = 0;
-    while wide < 70 {
+    while wide < per_family[1] {
         let (lo, hi) = WIDE_RANGES[rng.below(WIDE_RANGES.len() as u64) as usize];
         let Some(c) = char::from_u32(lo + rng.below((hi - lo + 1) as u64) as u32) else {
             continue;
@@ -97,7 +110,7 @@ pub fn family_texts(root: &Path) -> Vec<FamilyText> {
         ("periodic pattern of 2-4 punctuation characters", &punct),
         ("periodic pattern of 2-4 letters and punctuation", &ascii),
     ] {
-        for _ in 0..40 {
+        for _ in 0..per_family[2] {
             let k = 2 + rng.below(3) as usize;
             let unit: String = (0..k)
                 .map(|_| from[rng.below(from.len() as u64) as usize])
@@ -109,7 +122,7 @@ pub fn family_texts(root: &Path) -> Vec<FamilyText> {
     // Punctuation with blanks in its unit (a table of contents' leader dots `. . . `, `* * *` dividers): drawn
     // after the others, so that their texts stay as they were.
     let mut spaced = 0;
-    while spaced < 40 {
+    while spaced < per_family[2] {
         let k = 2 + rng.below(3) as usize;
         let unit: String = (0..k)
             .map(|_| {
@@ -193,6 +206,58 @@ pub fn families_report(root: &Path) -> String {
         md.push_str("- none\n");
     } else {
         md.push_str(&misses);
+    }
+    md
+}
+
+/// `calibrate families-draws`: how far each family's median error moves with the draw. For 20 other seeds (1-20),
+/// at the report's sizes and at a tenth of them, the least, middle and greatest of the 20 medians, per family and
+/// profile (o200k, cl100k).
+pub fn families_draws(root: &Path) -> String {
+    let counters = [Profile::O200k, Profile::Cl100k]
+        .map(|p| (p, ExactCounter::new(p).expect("tiktoken loads")));
+    let mut md = String::from(
+        "| family | profile | texts | least median | middle | greatest |\n|---|---|---|---|---|---|\n",
+    );
+    for per_family in [PER_FAMILY.map(|n| n / 10), PER_FAMILY] {
+        // (family, profile) -> the medians, one a seed.
+        let mut medians: Vec<(&'static str, Profile, usize, Vec<f64>)> = Vec::new();
+        for seed in 1..=20 {
+            let texts = family_texts_with(root, seed, per_family);
+            for (p, counter) in &counters {
+                let mut families: Vec<&'static str> = texts.iter().map(|t| t.family).collect();
+                families.dedup();
+                for fam in families {
+                    let items: Vec<(f64, f64, bool)> = texts
+                        .iter()
+                        .filter(|t| t.family == fam)
+                        .map(|t| {
+                            (
+                                estimate(&t.text, *p).tokens as f64,
+                                counter.count(&t.text) as f64,
+                                true,
+                            )
+                        })
+                        .collect();
+                    let m = crate::accuracy(&items);
+                    match medians.iter_mut().find(|(f, q, _, _)| *f == fam && q == p) {
+                        Some(row) => row.3.push(m.median),
+                        None => medians.push((fam, *p, m.n, vec![m.median])),
+                    }
+                }
+            }
+        }
+        for (fam, p, n, mut v) in medians {
+            v.sort_by(f64::total_cmp);
+            let _ = writeln!(
+                md,
+                "| {fam} | {} | {n} | {} | {} | {} |",
+                p.name(),
+                pct(v[0]),
+                pct(v[v.len() / 2]),
+                pct(v[v.len() - 1])
+            );
+        }
     }
     md
 }

@@ -23,6 +23,7 @@ fn main() -> ExitCode {
             .expect("write FAMILIES.md");
             eprintln!("wrote calibration/FAMILIES.md");
         }
+        "families-draws" => print!("{}", families::families_draws(&root)),
         "han-tier" => {
             std::fs::write(root.join("src/scan/han_tier.rs"), runs::han_tier_source())
                 .expect("write han_tier.rs");
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: calibrate han-tier | run-chars | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | prefixes [PROFILE] | diag [PROFILE] | split FILE"
+                "usage: calibrate han-tier | run-chars | families-draws | periodic-texts DIR | periodic | families | counts | fit | eval | probe | cv [PROFILE] | prefixes [PROFILE] | diag [PROFILE] | split FILE"
             );
             return ExitCode::from(2);
         }
