@@ -148,6 +148,13 @@ pub fn family_texts_with(root: &Path, seed: u64, per_family: [usize; 3]) -> Vec<
     out
 }
 
+/// The families of `texts`, in the order they were drawn (each family's texts are drawn together).
+fn families_of(texts: &[FamilyText]) -> Vec<&'static str> {
+    let mut f: Vec<&'static str> = texts.iter().map(|t| t.family).collect();
+    f.dedup();
+    f
+}
+
 /// `calibration/FAMILIES.md`: per family and profile (o200k, cl100k), the median error, p90, within ±10% and the
 /// band's coverage, and the texts outside the band.
 pub fn families_report(root: &Path) -> String {
@@ -161,11 +168,7 @@ pub fn families_report(root: &Path) -> String {
          | family | profile | n | median error | p90 error | within ±10% | coverage |\n|---|---|---|---|---|---|---|\n",
     );
     let mut misses = String::new();
-    let families: Vec<&str> = {
-        let mut f: Vec<&str> = texts.iter().map(|t| t.family).collect();
-        f.dedup();
-        f
-    };
+    let families = families_of(&texts);
     for p in [Profile::O200k, Profile::Cl100k] {
         let counter = ExactCounter::new(p).expect("tiktoken loads");
         for fam in &families {
@@ -225,9 +228,7 @@ pub fn families_draws(root: &Path) -> String {
         for seed in 1..=20 {
             let texts = family_texts_with(root, seed, per_family);
             for (p, counter) in &counters {
-                let mut families: Vec<&'static str> = texts.iter().map(|t| t.family).collect();
-                families.dedup();
-                for fam in families {
+                for fam in families_of(&texts) {
                     let items: Vec<(f64, f64, bool)> = texts
                         .iter()
                         .filter(|t| t.family == fam)

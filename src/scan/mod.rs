@@ -1234,18 +1234,18 @@ impl Scanner {
         // passes that length (all of them so far), then as they come.
         // Tested without a branch on whether a run crosses into the block (about as often as not in text): a run
         // longer than a block's bytes is rare.
-        let (mut long_run, mut deep) = (false, 0);
         let (before, head) = (c.latin.leading_ones(), latin.trailing_ones());
-        if before + head > LONG_RUN {
+        let (long_run, deep) = if before + head > LONG_RUN {
             // A run counted already came in from a whole block of letters: its `before` bytes were counted.
             self.runs.long_letters += u64::from(before + head - LONG_RUN * u32::from(c.long_run));
-            long_run = head == BLOCK as u32;
             // The run's bytes past its 64th: a window of letters alone ends only there (some of the block's, as the
             // run is longer than 64 bytes; a run counted already came in from a whole block: `before` is 64).
             let from = if c.long_run { 0 } else { LONG_RUN - before };
-            deep = (u64::MAX >> (BLOCK as u32 - head)) & (u64::MAX << from);
-        }
-        let deep = deep & letter;
+            let deep = (u64::MAX >> (BLOCK as u32 - head)) & (u64::MAX << from);
+            (head == BLOCK as u32, deep & letter)
+        } else {
+            (false, 0)
+        };
         let (periodic_tail, plain_tail) = if gate | deep != 0 {
             let prev = [c.punct, prev_letter, c.blank];
             let masks = [punct, letter, blank];
