@@ -444,6 +444,17 @@ pub fn quantize(x: f64, mode: Round) -> f64 {
     f64::from_bits(sign | m)
 }
 
+/// A rate rounded as the tables hold it ([`quantize`]), with rates under 2^-15 tokens a count set to zero: the
+/// shipped rates' 16-bit codes hold nothing smaller (`profile_file::encode_rate`), and such a rate adds under a
+/// token in 32,768 counts.
+pub fn quantize_rate(x: f64) -> f64 {
+    if x.abs() < 1.0 / 32768.0 {
+        0.0
+    } else {
+        quantize(x, Round::Nearest)
+    }
+}
+
 /// A profile's band model: per detected kind `[m, z_lo, z_hi]`, and the spread `[a, b, c]`.
 ///
 /// For a text whose linear estimate is `L` tokens, whose kind is `k` and whose share of characters in long runs is
@@ -492,7 +503,7 @@ pub fn oof_weights(data: &[&Prepared], p: usize) -> Vec<[f64; NF]> {
                 .collect();
             let mut w = fit_weights(&train, p);
             for x in w.iter_mut() {
-                *x = quantize(*x, Round::Nearest);
+                *x = quantize_rate(*x);
             }
             w
         })
@@ -832,7 +843,7 @@ pub fn fit_all(
     for p in 0..9 {
         let mut w = fit_weights(&fit, p);
         for x in w.iter_mut() {
-            *x = quantize(*x, Round::Nearest);
+            *x = quantize_rate(*x);
         }
         weights[p] = w;
         let oof = oof_weights(&fit, p);
@@ -1408,5 +1419,29 @@ mod tests {
         // A carry out of the significand moves to the next power of two.
         assert_eq!(quantize(1.0 - 1e-9, Round::Up), 1.0);
         assert_eq!(quantize(-(1.0 - 1e-9), Round::Down), -1.0);
+    }
+
+    #[test]
+    fn a_quantized_rate_has_a_16_bit_code_or_is_zero() {
+        use llm_preflight::internals::profile_file::{decode_rate, encode_rate};
+        // 6.35e-6 is what the fit gave cl100k's `upper_v` once: no code holds it.
+        for &x in &[
+            6.3534826e-6,
+            1.0 / 32768.0 - 1e-12,
+            1.0 / 32768.0,
+            3.0517e-5,
+            0.5690918,
+            38.625,
+            1e-3,
+        ] {
+            let q = quantize_rate(x);
+            let code = encode_rate(q as f32).unwrap_or_else(|| panic!("{x} -> {q} has no code"));
+            assert_eq!(f64::from(decode_rate(code)), q, "{x}");
+        }
+        assert_eq!(quantize_rate(6.3534826e-6), 0.0);
+        assert_eq!(
+            quantize_rate(0.5690918),
+            quantize(0.5690918, Round::Nearest)
+        );
     }
 }
