@@ -161,12 +161,25 @@ impl Estimator {
     }
 }
 
-/// How many stretches of consecutive features attributed to one class there are.
+/// Whether feature `i` prices Latin letters: words, letters, capitals, case changes, long words, each letter and
+/// capital (all of [`Class::Letters`]). A periodic pattern's letters are Latin: their share is of these features'
+/// price.
+const fn is_latin(i: usize) -> bool {
+    matches!(
+        i,
+        f::LATIN_RUNS..=f::LATIN_CAPS_RUNS | f::LATIN_LONG2 | f::LATIN_UPPER | f::CAPS_THEN_LOWER
+    ) || (i >= f::LETTER_A && i < f::LETTER_A + 26)
+        || (i >= f::UPPER_A && i < f::UPPER_A + 26)
+}
+
+/// How many stretches of consecutive features attributed to one class, and Latin or not ([`is_latin`]), there are.
 const N_CLASS_RUNS: usize = {
     let mut n = 1;
     let mut i = 1;
     while i < NF {
-        if Class::of_feature(i) as usize != Class::of_feature(i - 1) as usize {
+        if Class::of_feature(i) as usize != Class::of_feature(i - 1) as usize
+            || is_latin(i) != is_latin(i - 1)
+        {
             n += 1;
         }
         i += 1;
@@ -174,19 +187,19 @@ const N_CLASS_RUNS: usize = {
     n
 };
 
-/// The features as stretches of consecutive indices attributed to one class (`start`, `end`, class), in feature
-/// order.
-const CLASS_RUNS: [(u8, u8, Class); N_CLASS_RUNS] = {
+/// The features as stretches of consecutive indices attributed to one class, and Latin or not (`start`, `end`,
+/// class, Latin), in feature order.
+const CLASS_RUNS: [(u8, u8, Class, bool); N_CLASS_RUNS] = {
     assert!(NF < 256, "feature indices are stored in bytes");
-    let mut runs = [(0u8, 0u8, Class::Letters); N_CLASS_RUNS];
+    let mut runs = [(0u8, 0u8, Class::Letters, false); N_CLASS_RUNS];
     let mut n = 0;
     let mut i = 0;
     while i < NF {
         let c = Class::of_feature(i);
-        if n > 0 && runs[n - 1].2 as usize == c as usize {
+        if n > 0 && runs[n - 1].2 as usize == c as usize && runs[n - 1].3 == is_latin(i) {
             runs[n - 1].1 = i as u8 + 1;
         } else {
-            runs[n] = (i as u8, i as u8 + 1, c);
+            runs[n] = (i as u8, i as u8 + 1, c, is_latin(i));
             n += 1;
         }
         i += 1;
@@ -194,24 +207,30 @@ const CLASS_RUNS: [(u8, u8, Class); N_CLASS_RUNS] = {
     runs
 };
 
-/// The linear estimate's part for each class: `Σ rate × count` over the class's features, in feature order.
+/// The linear estimate's part for each class: `Σ rate × count` over the class's features, in feature order; and
+/// the part of it the Latin features ([`is_latin`]) make, to within rounding.
 ///
 /// Summed as `per_class[of_feature(i)] += rate × count` over every `i` would, in the same order (so to the same
 /// bits), but in a register over each stretch of one class's features: summed through memory, every addition
 /// waited for the last one's store, which took a third of the time of a short text's estimate.
-fn per_class<W: Copy + Into<f64>>(x: &Features, w: &[W]) -> [f64; Class::COUNT] {
+fn per_class<W: Copy + Into<f64>>(x: &Features, w: &[W]) -> ([f64; Class::COUNT], f64) {
     let mut per_class = [0.0f64; Class::COUNT];
-    for &(start, end, class) in &CLASS_RUNS {
+    let mut latin = 0.0;
+    for &(start, end, class, is_latin) in &CLASS_RUNS {
         // Features past a short table's end are priced at zero (see `rate`): nothing to add.
         let end = (end as usize).min(w.len());
         let start = (start as usize).min(end);
-        let mut acc = per_class[class as usize];
+        let before = per_class[class as usize];
+        let mut acc = before;
         for (r, &v) in w[start..end].iter().zip(&x.v[start..end]) {
             acc += (*r).into() * count(v);
         }
         per_class[class as usize] = acc;
+        if is_latin {
+            latin += acc - before;
+        }
     }
-    per_class
+    (per_class, latin)
 }
 
 /// A count as `f64`, through `i64`: the same value as `v as f64` (a count is at most a text's bytes, far below
@@ -420,7 +439,7 @@ fn priced<W: Copy + Into<f64>>(
         [b[0].into(), b[1].into(), b[2].into()]
     });
     let spread: [f64; 3] = spread.map(Into::into);
-    let per_class = per_class(x, w);
+    let (per_class, latin) = per_class(x, w);
     let lin: f64 = per_class.iter().sum();
     let sigma = sigma(spread, lin, x);
     let q_mid = m.exp();
@@ -459,9 +478,16 @@ fn priced<W: Copy + Into<f64>>(
             let split = (lin - repeats) * q_lo + (ascii_lin * q_lo).max(ascii_run[0]) + wide_run[0];
             lo = lo.min(split);
         }
-        // What `n` characters of a class cost of its linear price: their share of it.
+        // What `n` characters of a class cost of its linear price: their share of it. The letters of periodic
+        // patterns and long runs are Latin: theirs is a share of the Latin letters' price, by count, not of every
+        // letter's, which prose in a script whose letters cost more would lend them.
         let fitted = |n: f64, c: Class| {
-            per_class[c as usize] * (n / count(x.class_chars[c as usize]).max(1.0)).min(1.0)
+            let (price, of) = if c == Class::Letters {
+                (latin, x.v[f::LATIN_CHARS])
+            } else {
+                (per_class[c as usize], x.class_chars[c as usize])
+            };
+            price * (n / count(of).max(1.0)).min(1.0)
         };
         // A short periodic pattern costs anything from what the profile's longest run-token allows to a token a
         // character, as its unit's runs are or are not in the vocabulary; so do the letters of a run of more than 64
@@ -583,6 +609,7 @@ fn priced<W: Copy + Into<f64>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::FEATURE_NAMES;
 
     #[test]
     fn a_spread_of_two_numbers_prices_without_a_repeat_term() {
@@ -654,21 +681,42 @@ mod tests {
     }
 
     #[test]
+    fn the_latin_features_are_letters_of_latin_words() {
+        let latin: Vec<&str> = (0..NF)
+            .filter(|&i| is_latin(i))
+            .map(|i| FEATURE_NAMES[i])
+            .collect();
+        assert_eq!(latin.len(), 6 + 3 + 26 + 26, "{latin:?}");
+        for i in (0..NF).filter(|&i| is_latin(i)) {
+            assert_eq!(Class::of_feature(i), Class::Letters, "{}", FEATURE_NAMES[i]);
+            let name = FEATURE_NAMES[i];
+            assert!(
+                name.starts_with("latin_")
+                    || name.starts_with("letter_")
+                    || name.starts_with("upper_")
+                    || name == "caps_then_lower",
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn class_runs_cover_every_feature_once_in_order() {
         let runs = &CLASS_RUNS;
         assert_eq!(runs[0].0, 0);
         assert_eq!(runs[runs.len() - 1].1 as usize, NF);
         for pair in runs.windows(2) {
             assert_eq!(pair[0].1, pair[1].0);
-            assert_ne!(
-                pair[0].2, pair[1].2,
-                "neighbouring stretches of one class are one stretch"
+            assert!(
+                pair[0].2 != pair[1].2 || pair[0].3 != pair[1].3,
+                "neighbouring stretches of one class, Latin or not alike, are one stretch"
             );
         }
-        for &(start, end, class) in runs {
+        for &(start, end, class, latin) in runs {
             assert!(start < end);
             for i in start..end {
                 assert_eq!(Class::of_feature(i as usize), class, "feature {i}");
+                assert_eq!(is_latin(i as usize), latin, "feature {i}");
             }
         }
     }
@@ -694,11 +742,19 @@ mod tests {
                 let w = &Tables::from(p).rates()[..];
                 let cut = &w[..w.len() - (round % 40)];
                 for w in [w, cut] {
-                    let (fast, plain) = (per_class(&x, w), per_class_plain(&x, w));
+                    let ((fast, latin), plain) = (per_class(&x, w), per_class_plain(&x, w));
                     assert_eq!(
                         fast.map(f64::to_bits),
                         plain.map(f64::to_bits),
                         "{p:?}, round {round}"
+                    );
+                    let want: f64 = (0..w.len().min(NF))
+                        .filter(|&i| is_latin(i))
+                        .map(|i| rate(w, i) * x.v[i] as f64)
+                        .sum();
+                    assert!(
+                        (latin - want).abs() <= 1e-9 * fast[Class::Letters as usize].max(1.0),
+                        "{p:?}, round {round}: {latin} against {want}"
                     );
                 }
             }
