@@ -93,13 +93,11 @@ gh = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gh)
 gg = gh.gg
 
-KIND = 'cjk-rare'
 # gather_g's run_set seeds its random stream with f'{SEED}-{kind}-{set}': '20261206-cjk-rare-corpus-i' here.
 gg.SEED = '20261206'
 SETNAME = 'corpus-i'
 WORK = os.environ.get('GATHER_WORK', '/tmp/i')
 OUT = os.environ.get('GATHER_OUT', '/work/scratch/gather_i/out')
-REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 N_WANT = 40
 FIRST_ID = 81
 
