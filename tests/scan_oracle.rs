@@ -823,6 +823,7 @@ fn ideographs_of_the_extensions_count_apart_among_the_rare() {
     assert_eq!(x.v[f::HAN_CHARS], 6);
     assert_eq!(x.v[f::HAN_RARE], 5, "all but 中");
     assert_eq!(x.v[f::HAN_EXT], 4, "the four of the supplementary planes");
+    assert_eq!(x.v[f::HAN_EXT_A], 1, "U+3400");
     check(text.as_bytes(), 11, true).unwrap();
 }
 
@@ -844,5 +845,22 @@ fn runs_of_rare_characters_count_apart() {
             assert_eq!(x.runs.wide[k], 40);
             assert_eq!(x.runs.wide_rare[k], if i < 4 { 40 } else { 0 }, "{c:?}");
         }
+    }
+}
+
+#[test]
+fn ideographs_of_extension_a_count_apart_among_the_rare() {
+    use llm_preflight::internals::scan::{f, scan};
+    // Extension A's first and last (U+3400, U+4DBF), the code points either side of it (U+33FF, a CJK compatibility
+    // square, and U+4DC0, a hexagram: neither is Han), U+4E00 and a rare ideograph of the main block (U+9FA5), at
+    // every offset in the scanner's blocks, so that each is read whole and cut at a block's end.
+    let unit = "\u{3400}\u{33FF}\u{4DBF}\u{4DC0}\u{4E00}\u{9FA5}a";
+    for pad in 0..70 {
+        let text = format!("{}{}", "x".repeat(pad), unit.repeat(3));
+        let x = scan(&text);
+        assert_eq!(x.v[f::HAN_CHARS], 12, "pad {pad}");
+        assert_eq!(x.v[f::HAN_EXT_A], 6, "pad {pad}");
+        assert_eq!(x.v[f::HAN_EXT], 0, "pad {pad}");
+        check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
     }
 }

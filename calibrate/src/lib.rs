@@ -409,8 +409,14 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// Significand bits a table value keeps after the leading one (f16 keeps 10): a relative step of 2⁻¹¹, so rounding
 /// moves a value by at most 0.025%, and the estimates by far less than their error. Each stored f32 then ends in 12
-/// zero bits, which gzip packs: 165 rates for 9 profiles fit the wasm build's size budget only so.
+/// zero bits, which gzip packs.
 pub const TABLE_BITS: u32 = 11;
+
+/// Significand bits a rate keeps after the leading one: a relative step of 2⁻⁸, so rounding moves a rate by at
+/// most 0.2%, a tenth of the least that 5-fold cross-validation tells rates apart by, and an estimate by no more.
+/// Each 16-bit rate code then ends in three zero bits, which gzip packs: 170 rates for 9 profiles fit the wasm
+/// build's size budget only so (250 bytes less than at [`TABLE_BITS`]).
+pub const RATE_BITS: u32 = 8;
 
 /// How [`quantize`] rounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -427,31 +433,36 @@ pub enum Round {
 /// this very number and the library computes with what calibration computed with. Zero, non-finite values and
 /// magnitudes below 1e-30 (beyond f32's normal range, and worth nothing as a rate) give zero.
 pub fn quantize(x: f64, mode: Round) -> f64 {
+    quantize_to(x, TABLE_BITS, mode)
+}
+
+/// [`quantize`] to `bits` significand bits after the leading one (at most 52).
+pub fn quantize_to(x: f64, bits: u32, mode: Round) -> f64 {
     if !x.is_finite() || x.abs() < 1e-30 {
         return 0.0;
     }
-    const LOW: u64 = (1 << (52 - TABLE_BITS)) - 1;
-    const HALF: u64 = 1 << (51 - TABLE_BITS);
+    let low: u64 = (1 << (52 - bits)) - 1;
+    let half: u64 = 1 << (51 - bits);
     let bits = x.to_bits();
     let (sign, mag) = (bits & (1 << 63), bits & !(1 << 63));
-    let toward_zero = mag & !LOW;
-    let away = if mag & LOW == 0 { mag } else { (mag | LOW) + 1 };
+    let toward_zero = mag & !low;
+    let away = if mag & low == 0 { mag } else { (mag | low) + 1 };
     let m = match (mode, x > 0.0) {
-        (Round::Nearest, _) => (mag + HALF) & !LOW,
+        (Round::Nearest, _) => (mag + half) & !low,
         (Round::Down, true) | (Round::Up, false) => toward_zero,
         (Round::Down, false) | (Round::Up, true) => away,
     };
     f64::from_bits(sign | m)
 }
 
-/// A rate rounded as the tables hold it ([`quantize`]), with rates under 2^-15 tokens a count set to zero: the
+/// A rate rounded as the tables hold it (to [`RATE_BITS`]), with rates under 2^-15 tokens a count set to zero: the
 /// shipped rates' 16-bit codes hold nothing smaller (`profile_file::encode_rate`), and such a rate adds under a
 /// token in 32,768 counts.
 pub fn quantize_rate(x: f64) -> f64 {
     if x.abs() < 1.0 / 32768.0 {
         0.0
     } else {
-        quantize(x, Round::Nearest)
+        quantize_to(x, RATE_BITS, Round::Nearest)
     }
 }
 
@@ -1439,9 +1450,16 @@ mod tests {
             assert_eq!(f64::from(decode_rate(code)), q, "{x}");
         }
         assert_eq!(quantize_rate(6.3534826e-6), 0.0);
-        assert_eq!(
-            quantize_rate(0.5690918),
-            quantize(0.5690918, Round::Nearest)
-        );
+        // RATE_BITS significand bits: 0.5690918 is 1.00100011 011...₂ × 2⁻¹, which rounds down after the eighth bit.
+        assert_eq!(quantize_rate(0.5690918), 0.568_359_375);
+        for &x in &[0.5690918, 38.625, 1e-3, 4.1e-5] {
+            let q = quantize_rate(x);
+            let code = encode_rate(q as f32).unwrap();
+            assert_eq!(code & 7, 0, "{x}: a code's three low bits are zero");
+            assert!(
+                (q - x).abs() <= x * 2f64.powi(-(RATE_BITS as i32) - 1),
+                "{x} -> {q}"
+            );
+        }
     }
 }

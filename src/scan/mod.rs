@@ -22,7 +22,7 @@ use kind::{
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 169;
+pub const NF: usize = 170;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 ///
@@ -207,6 +207,10 @@ pub mod f {
     /// count among [`HAN_RARE`] too: no vocabulary here holds them whole, so they cost their byte pieces (three or
     /// four tokens), where a rare ideograph of the basic plane is one token in a vocabulary that holds it.
     pub const HAN_EXT: usize = 168;
+    /// Han characters of CJK Extension A (U+3400–U+4DBF, three UTF-8 bytes), which count among [`HAN_RARE`] too:
+    /// a vocabulary that holds many rare ideographs of the main block whole holds few of these, which cost their
+    /// byte pieces there.
+    pub const HAN_EXT_A: usize = 169;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -398,6 +402,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "han_rare",
     "hebrew_marks",
     "han_ext",
+    "han_ext_a",
 ];
 
 /// Secondary counts used to say what a text is made of (not priced).
@@ -601,7 +606,7 @@ impl Class {
     /// The class each priced feature's tokens are attributed to in the mix.
     pub const fn of_feature(i: usize) -> Class {
         match i {
-            f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE | f::HAN_EXT => Class::Cjk,
+            f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE | f::HAN_EXT | f::HAN_EXT_A => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
             f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
@@ -1627,9 +1632,10 @@ impl Scanner {
     ) {
         self.kinds[k] += pc(m);
         if k == K_HAN as usize {
-            let (rare, ext) = rare_han(w, m, cont);
+            let (rare, ext, ext_a) = rare_han(w, m, cont);
             self.v[f::HAN_RARE] += rare;
             self.v[f::HAN_EXT] += ext;
+            self.v[f::HAN_EXT_A] += ext_a;
         }
         slots[SLOT[k] as usize] |= m;
         *used |= 1 << SLOT[k];
@@ -2109,21 +2115,18 @@ fn code_point(b: u32) -> u32 {
     }
 }
 
-/// How many of the Han characters starting at the bits of `m` are outside the common tier, and how many of those
-/// are of the supplementary planes 2 and 3 (the extensions: first bytes F0 A0 to F0 BF). `cont` holds the block's
-/// continuation bytes.
+/// How many of the Han characters starting at the bits of `m` are outside the common tier, how many of those are of
+/// the supplementary planes 2 and 3 (the extensions from B: first bytes F0 A0 to F0 BF), and how many of Extension A
+/// (U+3400–U+4DBF: rows of 64 code points 0xD0 to 0x136). `cont` holds the block's continuation bytes.
 #[inline(never)]
-fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64) {
+fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64, u64) {
     // The common tier's ideographs are three bytes: the first two name the row of 64 code points, the third the bit.
-    let bit = |j: usize| {
-        let row = (w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f);
-        kind::common_han_row(row) >> (w[j + 2] & 0x3f) & 1
-    };
+    let ext_a = |row: usize| (row.wrapping_sub(0xd0) < 0x67) as u64;
     // Those followed by two continuation bytes and no third (which the masks see for a character starting up to
     // byte 60) are read with no branch. The rest (marks after an ideograph, which take its kind, ideographs of four
     // bytes, and those at the block's end) are looked at one by one.
     // (The wasm build keeps one loop: its size budget counts.)
-    let mut common = 0;
+    let (mut common, mut a) = (0, 0);
     #[cfg(target_arch = "wasm32")]
     let three = {
         let _ = cont;
@@ -2140,6 +2143,7 @@ fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64) {
             let b = load32(w, j);
             let row = ((b & 0x0f) << 6 | (b >> 8 & 0x3f)) as usize;
             common += kind::HAN_ROWS[row & 1023] >> (b >> 16 & 0x3f) & 1;
+            a += ext_a(row);
         }
         three
     };
@@ -2147,10 +2151,13 @@ fn rare_han(w: &[u8; WIN], m: u64, cont: u64) -> (u64, u64) {
     while rest != 0 {
         let j = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        common += (w[j] >> 4 == 0xe) as u64 & bit(j);
+        let row = (w[j] as usize & 0x0f) << 6 | (w[j + 1] as usize & 0x3f);
+        let is3 = (w[j] >> 4 == 0xe) as u64;
+        common += is3 & (kind::common_han_row(row) >> (w[j + 2] & 0x3f));
+        a += is3 & ext_a(row);
         ext += (w[j] == 0xf0 && w[j + 1] >= 0xa0) as u64;
     }
-    (pc(m) - common, ext)
+    (pc(m) - common, ext, a)
 }
 
 /// The rare ASCII bytes of a block (controls and DEL) split into `\r`, `\v`, `\f` (whitespace) and the rest.

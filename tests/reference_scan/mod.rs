@@ -144,6 +144,7 @@ pub fn scan_reference(text: &str) -> Features {
         if kind[i] == K_HAN && !rep[i] && !is_common_han(c as u32) {
             v[f::HAN_RARE] += 1;
             v[f::HAN_EXT] += (0x20000..0x40000).contains(&(c as u32)) as u64;
+            v[f::HAN_EXT_A] += (0x3400..=0x4DBF).contains(&(c as u32)) as u64;
         }
     }
     let mut repeats = Runs::NEW;
