@@ -869,3 +869,39 @@ fn a_refusal_inside_a_chunked_200_stream_is_found_over_http() {
         assert_eq!(m["decision"], "failed");
     }
 }
+
+#[test]
+fn the_readme_quotes_the_seed_7_drill_as_it_runs() {
+    // The README shows the JSON of `--simulate --tpm 10000 --load 3 --minutes 20 --seed 7`, a subset of its keys:
+    // every one must be what the drill gives now (estimates move with the tables, and the drill with them).
+    let (_, v, _, _) = simulated(
+        "readme7",
+        &[
+            "--tpm",
+            "10000",
+            "--load",
+            "3",
+            "--minutes",
+            "20",
+            "--seed",
+            "7",
+        ],
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let start = readme
+        .find("```json\n{\"offered\": ")
+        .expect("README.md quotes the seed-7 drill")
+        + "```json\n".len();
+    let end = start + readme[start..].find("\n```").unwrap();
+    let quoted: Value = serde_json::from_str(&readme[start..end]).expect("the quote is JSON");
+    let quoted = quoted.as_object().unwrap();
+    assert!(quoted.len() >= 20, "{quoted:?}");
+    for (k, want) in quoted {
+        assert_eq!(
+            &v[k], want,
+            "README.md's seed-7 drill quotes {k} as {want}; the drill gives {}",
+            v[k]
+        );
+    }
+}
