@@ -437,14 +437,14 @@ pub fn quantize(x: f64, mode: Round) -> f64 {
 }
 
 /// [`quantize`] to `bits` significand bits after the leading one (at most 52).
-pub fn quantize_to(x: f64, bits: u32, mode: Round) -> f64 {
+fn quantize_to(x: f64, bits: u32, mode: Round) -> f64 {
     if !x.is_finite() || x.abs() < 1e-30 {
         return 0.0;
     }
     let low: u64 = (1 << (52 - bits)) - 1;
     let half: u64 = 1 << (51 - bits);
-    let bits = x.to_bits();
-    let (sign, mag) = (bits & (1 << 63), bits & !(1 << 63));
+    let raw = x.to_bits();
+    let (sign, mag) = (raw & (1 << 63), raw & !(1 << 63));
     let toward_zero = mag & !low;
     let away = if mag & low == 0 { mag } else { (mag | low) + 1 };
     let m = match (mode, x > 0.0) {
