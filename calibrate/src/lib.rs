@@ -57,6 +57,40 @@ pub fn cv_fold(id: &str) -> usize {
     (split_hash(id) / 3 % 5) as usize
 }
 
+/// The source an origin line of a `SOURCES.tsv` names: what comes before its first `": "` (the package, crate or
+/// site and its version), without the file and lines. Samples cut from one source share its wording, layout and
+/// vocabulary.
+pub fn source_of(origin: &str) -> &str {
+    origin.split(": ").next().unwrap_or(origin)
+}
+
+/// Each sample's source ([`source_of`] its origin in `<dir>/<label>/SOURCES.tsv`), by id.
+pub fn load_sources(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let Ok(t) = std::fs::read_to_string(e.path().join("SOURCES.tsv")) else {
+            continue;
+        };
+        for line in t.lines().skip(1) {
+            let mut cols = line.split('\t');
+            if let (Some(id), Some(origin)) = (cols.next(), cols.next()) {
+                out.insert(id.to_string(), source_of(origin).to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Which of five folds a source's samples all go to in `calibrate cv --by-source`: out-of-fold samples are then
+/// from sources the rates never saw, as a user's texts are (where the plain folds of [`cv_fold`] split one source's
+/// samples between fitting and scoring).
+pub fn source_fold(source: &str) -> usize {
+    cv_fold(source)
+}
+
 /// Which side of the split a sample is on.
 pub fn split_of(id: &str) -> &'static str {
     if split_hash(id).is_multiple_of(3) {
@@ -512,13 +546,18 @@ pub fn oof_weights(data: &[&Prepared], p: usize) -> Vec<[f64; NF]> {
                 .copied()
                 .filter(|d| cv_fold(&d.row.id) != k)
                 .collect();
-            let mut w = fit_weights(&train, p);
-            for x in w.iter_mut() {
-                *x = quantize_rate(*x);
-            }
-            w
+            quantized_weights(&train, p)
         })
         .collect()
+}
+
+/// [`fit_weights`] rounded as the tables hold them ([`quantize_rate`]).
+pub fn quantized_weights(data: &[&Prepared], p: usize) -> [f64; NF] {
+    let mut w = fit_weights(data, p);
+    for x in w.iter_mut() {
+        *x = quantize_rate(*x);
+    }
+    w
 }
 
 /// Out-of-fold residuals: each sample is priced by rates fitted without it (5 folds, `oof` from [`oof_weights`]),
@@ -852,11 +891,7 @@ pub fn fit_all(
     let mut bands = [empty; NP];
     let mut high = [[0.0; HIGH_TERMS]; NP];
     for p in 0..9 {
-        let mut w = fit_weights(&fit, p);
-        for x in w.iter_mut() {
-            *x = quantize_rate(*x);
-        }
-        weights[p] = w;
+        weights[p] = quantized_weights(&fit, p);
         let oof = oof_weights(&fit, p);
         bands[p] = fit_band_model(&residuals_oof(&fit, p, &oof), FIT_COVERAGE);
         high[p] = fit_high(&fit, p, &oof, &bands[p], HIGH_COVERAGE);
@@ -1397,6 +1432,25 @@ pub fn probe_report(root: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_source_is_the_package_and_version_without_file_or_lines() {
+        let stroke = "Debian package rime-data-stroke 0.0~git20230204.c8bc405-1";
+        let a = format!("{stroke}: usr/share/rime-data/stroke.dict.yaml, lines 39833-40094");
+        let b = format!("{stroke}: usr/share/rime-data/stroke.dict.yaml, lines 1-9");
+        assert_eq!(source_of(&a), stroke);
+        assert_eq!(source_of(&b), stroke);
+        assert_eq!(source_fold(source_of(&a)), source_fold(source_of(&b)));
+        assert_eq!(
+            source_of("crate zerovec 0.11.9: src/ule/vartuple.rs whole file"),
+            "crate zerovec 0.11.9"
+        );
+        // The folds are the ids' folds, taken of the source: every fold gets sources.
+        let seen: std::collections::BTreeSet<usize> = (0..40)
+            .map(|i| source_fold(&format!("crate c{i} 1.0")))
+            .collect();
+        assert_eq!(seen.len(), 5);
+    }
 
     #[test]
     fn quantized_values_are_exact_f32_with_zero_low_bits_and_round_as_asked() {

@@ -1,4 +1,4 @@
-//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv|prefixes|diag|split>`: see the crate docs.
+//! `cargo run -p calibrate --release -- <counts|fit|eval|probe|cv [P] [--by-source]|prefixes|diag|...>` (crate docs)
 
 use calibrate::*;
 use llm_preflight::internals::estimate::from_features_with;
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             );
         }
         "eval" => eval(&root),
-        "cv" => cv(&root, arg.as_deref()),
+        "cv" => cv(&root, &std::env::args().skip(2).collect::<Vec<_>>()),
         "prefixes" => prefixes(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
         "probe" => {
@@ -216,12 +216,24 @@ fn prefixes(root: &Path, only: Option<&str>) {
 }
 
 /// 5-fold cross-validation inside the fit split: for choosing features and rules without looking at `eval`.
-/// With MISSES set, prints every held-out sample outside its band.
-fn cv(root: &Path, only: Option<&str>) {
+/// With MISSES set, prints every held-out sample outside its band. With `--by-source`, the outer folds keep each
+/// source's samples together ([`source_fold`]), so each is scored by rates and bands fitted without its source;
+/// the fit inside each fold is the shipped one.
+fn cv(root: &Path, args: &[String]) {
+    let by_source = args.iter().any(|a| a == "--by-source");
+    let only = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map(String::as_str);
     let samples = load_corpus(root);
     let rows = read_counts(&root.join("calibration/counts.tsv"));
     let prepared = prepare(&samples, &rows);
     let fit: Vec<&Prepared> = prepared.iter().filter(|d| d.row.split == "fit").collect();
+    let sources = load_sources(&root.join("corpus"));
+    let fold = |d: &Prepared| match sources.get(&d.row.id) {
+        Some(src) if by_source => source_fold(src),
+        _ => cv_fold(&d.row.id),
+    };
     let show_misses = std::env::var_os("MISSES").is_some();
     for p in Profile::ALL {
         if only.is_some_and(|o| o != p.name()) {
@@ -237,17 +249,13 @@ fn cv(root: &Path, only: Option<&str>) {
         // Per labelled kind: samples, and those over each high end.
         let mut over_by: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
         // Each fold's samples are priced by rates fitted on the other four.
-        let outer = oof_weights(&fit, pi);
-        for (k, w) in outer.iter().enumerate() {
-            let train: Vec<&Prepared> = fit
-                .iter()
-                .copied()
-                .filter(|d| cv_fold(&d.row.id) != k)
-                .collect();
+        for k in 0..5 {
+            let train: Vec<&Prepared> = fit.iter().copied().filter(|d| fold(d) != k).collect();
+            let w = &quantized_weights(&train, pi);
             let oof = oof_weights(&train, pi);
             let bm = fit_band_model(&residuals_oof(&train, pi, &oof), FIT_COVERAGE);
             let high = fit_high(&train, pi, &oof, &bm, HIGH_COVERAGE);
-            for d in fit.iter().filter(|d| cv_fold(&d.row.id) == k) {
+            for d in fit.iter().filter(|d| fold(d) == k) {
                 let Some(t) = d.row.truth[pi] else { continue };
                 let e = from_features_with(&d.x, p, w, &bm.kinds, bm.spread, Some(&high));
                 let banded = from_features_with(&d.x, p, w, &bm.kinds, bm.spread, None);

@@ -94,10 +94,27 @@ fn every_sample_is_sourced_and_within_the_rules() {
                 cols.len() >= 3 && !cols[1].is_empty() && !cols[2].is_empty(),
                 "origin and licence: {line}"
             );
+            assert!(
+                cols[1].contains(": "),
+                "an origin names its source, then \": \" and the file: {line}"
+            );
         }
         let n = have.len();
         assert!(n >= 30, "corpus/{label} has only {n} samples");
     }
+    // `calibrate cv --by-source` keeps each source's samples in one fold: every sample names one.
+    let sources = load_sources(&root.join("corpus"));
+    let mut folds = [0usize; 5];
+    for s in &samples {
+        let src = sources
+            .get(&s.id)
+            .unwrap_or_else(|| panic!("{} has no source", s.id));
+        folds[source_fold(src)] += 1;
+    }
+    assert!(
+        folds.iter().all(|&n| n * 10 > samples.len()),
+        "the sources' folds are lopsided: {folds:?}"
+    );
     for s in &samples {
         let chars = s.text.chars().count();
         assert!(
