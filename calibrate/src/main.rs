@@ -58,7 +58,21 @@ fn main() -> ExitCode {
             );
         }
         "eval" => eval(&root),
-        "cv" => cv(&root, &std::env::args().skip(2).collect::<Vec<_>>()),
+        "cv" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            let profiles = args.iter().filter(|a| !a.starts_with("--"));
+            let known = |a: &String| Profile::ALL.iter().any(|p| p.name() == a.as_str());
+            if args
+                .iter()
+                .any(|a| a.starts_with("--") && a != "--by-source")
+                || profiles.clone().count() > 1
+                || profiles.clone().any(|a| !known(a))
+            {
+                eprintln!("usage: calibrate cv [PROFILE] [--by-source]");
+                return ExitCode::from(2);
+            }
+            cv(&root, &args)
+        }
         "prefixes" => prefixes(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
         "probe" => {
