@@ -60,18 +60,23 @@ fn main() -> ExitCode {
         "eval" => eval(&root),
         "cv" => {
             let args: Vec<String> = std::env::args().skip(2).collect();
-            let profiles = args.iter().filter(|a| !a.starts_with("--"));
-            let known = |a: &String| Profile::ALL.iter().any(|p| p.name() == a.as_str());
+            let by_source = args.iter().any(|a| a == "--by-source");
+            let profiles: Vec<&str> = args
+                .iter()
+                .filter(|a| !a.starts_with("--"))
+                .map(String::as_str)
+                .collect();
+            let known = |a: &&str| Profile::ALL.iter().any(|p| p.name() == *a);
             if args
                 .iter()
                 .any(|a| a.starts_with("--") && a != "--by-source")
-                || profiles.clone().count() > 1
-                || profiles.clone().any(|a| !known(a))
+                || profiles.len() > 1
+                || !profiles.iter().all(known)
             {
                 eprintln!("usage: calibrate cv [PROFILE] [--by-source]");
                 return ExitCode::from(2);
             }
-            cv(&root, &args)
+            cv(&root, profiles.first().copied(), by_source)
         }
         "prefixes" => prefixes(&root, arg.as_deref()),
         "diag" => diag(&root, arg.as_deref().unwrap_or("o200k")),
@@ -233,12 +238,7 @@ fn prefixes(root: &Path, only: Option<&str>) {
 /// With MISSES set, prints every held-out sample outside its band. With `--by-source`, the outer folds keep each
 /// source's samples together ([`source_fold`]), so each is scored by rates and bands fitted without its source;
 /// the fit inside each fold is the shipped one.
-fn cv(root: &Path, args: &[String]) {
-    let by_source = args.iter().any(|a| a == "--by-source");
-    let only = args
-        .iter()
-        .find(|a| !a.starts_with("--"))
-        .map(String::as_str);
+fn cv(root: &Path, only: Option<&str>, by_source: bool) {
     let samples = load_corpus(root);
     let rows = read_counts(&root.join("calibration/counts.tsv"));
     let prepared = prepare(&samples, &rows);
