@@ -235,7 +235,8 @@ fn prefixes(root: &Path, only: Option<&str>) {
 }
 
 /// 5-fold cross-validation inside the fit split: for choosing features and rules without looking at `eval`.
-/// With MISSES set, prints every held-out sample outside its band. With `--by-source`, the outer folds keep each
+/// With MISSES set, prints every held-out sample outside its band; with SHOW=<label>, every held-out sample of that
+/// labelled kind (signed error, band, source), as a fold prices it. With `--by-source`, the outer folds keep each
 /// source's samples together ([`source_fold`]), so each is scored by rates and bands fitted without its source;
 /// the fit inside each fold is the shipped one.
 fn cv(root: &Path, only: Option<&str>, by_source: bool) {
@@ -249,6 +250,7 @@ fn cv(root: &Path, only: Option<&str>, by_source: bool) {
         _ => cv_fold(&d.row.id),
     };
     let show_misses = std::env::var_os("MISSES").is_some();
+    let show_label = std::env::var("SHOW").ok();
     for p in Profile::ALL {
         if only.is_some_and(|o| o != p.name()) {
             continue;
@@ -283,6 +285,20 @@ fn cv(root: &Path, only: Option<&str>, by_source: bool) {
                 width[1] += banded.high as f64 / banded.tokens.max(1) as f64;
                 let it = (e.tokens as f64, t as f64, e.low <= t && t <= e.high);
                 widths.push(e.high as f64 / (e.low as f64).max(1.0));
+                if show_label.as_deref() == Some(d.row.label.as_str()) {
+                    println!(
+                        "{} {} {:+.1}% true {} est {} band {}..{} chars {} source {}",
+                        d.row.id,
+                        ContentKind::detect(&d.x).name(),
+                        (e.tokens as f64 - t as f64) / t as f64 * 100.0,
+                        t,
+                        e.tokens,
+                        e.low,
+                        e.high,
+                        d.row.chars,
+                        sources.get(&d.row.id).map_or("", |s| s.as_str())
+                    );
+                }
                 if !it.2 && show_misses {
                     println!(
                         "miss {} {} true {} est {} band {}..{} chars {}",
