@@ -285,23 +285,10 @@ fn cv(root: &Path, only: Option<&str>, by_source: bool) {
                 width[1] += banded.high as f64 / banded.tokens.max(1) as f64;
                 let it = (e.tokens as f64, t as f64, e.low <= t && t <= e.high);
                 widths.push(e.high as f64 / (e.low as f64).max(1.0));
-                if show_label.as_deref() == Some(d.row.label.as_str()) {
-                    println!(
-                        "{} {} {:+.1}% true {} est {} band {}..{} chars {} source {}",
-                        d.row.id,
-                        ContentKind::detect(&d.x).name(),
-                        (e.tokens as f64 - t as f64) / t as f64 * 100.0,
-                        t,
-                        e.tokens,
-                        e.low,
-                        e.high,
-                        d.row.chars,
-                        sources.get(&d.row.id).map_or("", |s| s.as_str())
-                    );
-                }
-                if !it.2 && show_misses {
-                    println!(
-                        "miss {} {} true {} est {} band {}..{} chars {}",
+                let show = show_label.as_deref() == Some(d.row.label.as_str());
+                if show || (!it.2 && show_misses) {
+                    let row = format!(
+                        "{} {} true {} est {} band {}..{} chars {}",
                         d.row.id,
                         ContentKind::detect(&d.x).name(),
                         t,
@@ -310,6 +297,16 @@ fn cv(root: &Path, only: Option<&str>, by_source: bool) {
                         e.high,
                         d.row.chars
                     );
+                    if show {
+                        println!(
+                            "{row} error {:+.1}% source {}",
+                            (e.tokens as f64 - t as f64) / t as f64 * 100.0,
+                            sources.get(&d.row.id).map_or("", |s| s.as_str())
+                        );
+                    }
+                    if !it.2 && show_misses {
+                        println!("miss {row}");
+                    }
                 }
                 items.push(it);
                 by_label.entry(d.row.label.as_str()).or_default().push(it);
