@@ -10,454 +10,456 @@
 
 /// Rate per feature (tokens per count) as its 16-bit code, per profile in `Profile::ALL` order, in
 /// `scan::FEATURE_NAMES` order.
-pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
+pub(crate) const RATE_CODES: [[u16; 171]; 9] = [
     // o200k
     [
         0x0000, // bias 0.0
-        0x78f8, // latin_runs 0.5605469
+        0x7978, // latin_runs 0.5917969
         0x0000, // latin_chars 0.0
-        0x7430, // latin_nonascii 0.38085938
-        0x5050, // latin_case_splits 0.016235352
-        0x6298, // latin_long 0.08276367
+        0x7380, // latin_nonascii 0.359375
+        0x0000, // latin_case_splits 0.0
+        0x64b0, // latin_long 0.099121094
         0x0000, // latin_caps_runs 0.0
-        0x81c8, // cyr_runs 1.2226563
-        0x5f38, // cyr_chars 0.059448242
-        0x69c8, // greek_runs 0.15283203
-        0x7370, // greek_chars 0.35742188
-        0x63c8, // arabic_runs 0.092041016
+        0x81c0, // cyr_runs 1.21875
+        0x5f78, // cyr_chars 0.060424805
+        0x6940, // greek_runs 0.14453125
+        0x7380, // greek_chars 0.359375
+        0x6368, // arabic_runs 0.08911133
         0x7238, // arabic_chars 0.31933594
         0x0000, // indic_runs 0.0
         0x7410, // indic_chars 0.37695313
-        0x8d40, // sea_runs 3.3125
-        0x68b0, // sea_chars 0.13574219
-        0x8460, // other_runs 1.546875
+        0x8d18, // sea_runs 3.2734375
+        0x68e8, // sea_chars 0.13916016
+        0x8438, // other_runs 1.5273438
         0x0000, // other_chars 0.0
         0x7af8, // han_chars 0.6855469
-        0x7950, // han_runs 0.58203125
-        0x7988, // kana_chars 0.5957031
-        0x61e0, // kana_runs 0.07714844
-        0x7048, // hangul_chars 0.25878906
-        0x8338, // hangul_runs 1.4023438
-        0x77e8, // cjk_punct 0.4970703
-        0x56e8, // digits 0.02911377
-        0x76a0, // digit_runs 0.45703125
-        0x7e48, // digit_groups3 0.8925781
+        0x7918, // han_runs 0.5683594
+        0x7980, // kana_chars 0.59375
+        0x6390, // kana_runs 0.09033203
+        0x7068, // hangul_chars 0.2626953
+        0x8318, // hangul_runs 1.3867188
+        0x7808, // cjk_punct 0.5019531
+        0x5288, // digits 0.020568848
+        0x7668, // digit_runs 0.4501953
+        0x7e98, // digit_groups3 0.9121094
         0x0000, // punct 0.0
-        0x0000, // punct_runs 0.0
-        0x80a8, // sym2 1.0820313
-        0x7b40, // sym3 0.703125
-        0xa9f8, // sym4 39.875
-        0x88f8, // emoji 2.2421875
-        0x7f90, // emoji_mods 0.97265625
-        0x50d0, // spaces_single 0.017211914
-        0x7de8, // ws_runs 0.8691406
+        0x3100, // punct_runs 0.0010986328
+        0x8108, // sym2 1.1289063
+        0x7b68, // sym3 0.7128906
+        0xa978, // sym4 37.875
+        0x88d8, // emoji 2.2109375
+        0x8010, // emoji_mods 1.0078125
+        0x4df8, // spaces_single 0.013641357
+        0x7e28, // ws_runs 0.8847656
         0x0000, // ws_run_chars 0.0
-        0x79b0, // nl_runs 0.60546875
-        0x6f68, // nl_chars 0.24072266
-        0x7068, // tabs 0.2626953
-        0x5248, // rep_runs 0.020080566
+        0x7990, // nl_runs 0.59765625
+        0x7068, // nl_chars 0.2626953
+        0x7048, // tabs 0.25878906
+        0x6408, // rep_runs 0.09399414
         0x0000, // rep_chars 0.0
-        0x5cb0, // b64_chars 0.049560547
+        0x5ee8, // b64_chars 0.05822754
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7d70, // other_ws 0.83984375
+        0x7c40, // other_ws 0.765625
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x70d0, // punct_single 0.27539063
-        0x4000, // nonlatin_long 0.00390625
-        0x7b20, // caps_then_lower 0.6953125
+        0x70d8, // punct_single 0.2763672
+        0x3da0, // nonlatin_long 0.003326416
+        0x7c30, // caps_then_lower 0.76171875
         0x0000, // mixed_alnum_chars 0.0
-        0x4d80, // backslash_words 0.013183594
-        0x83e8, // rep_alpha_runs 1.4882813
-        0x6800, // rep_alpha_chars 0.125
+        0x4e98, // backslash_words 0.014251709
+        0x8538, // rep_alpha_runs 1.6523438
+        0x6300, // rep_alpha_chars 0.0859375
         0x8fe0, // rep_wide_runs 3.96875
-        0x6080, // rep_wide_chars 0.06640625
-        0x48b8, // ws_long 0.008514404
-        0x6c80, // letter_a 0.1953125
-        0x6758, // letter_b 0.11987305
+        0x6070, // rep_wide_chars 0.06591797
+        0x48f0, // ws_long 0.008728027
+        0x6cf0, // letter_a 0.20214844
+        0x6100, // letter_b 0.0703125
         0x0000, // letter_c 0.0
-        0x6618, // letter_d 0.11010742
-        0x6080, // letter_e 0.06640625
-        0x5fd8, // letter_f 0.06188965
-        0x5f00, // letter_g 0.05859375
-        0x6860, // letter_h 0.13085938
-        0x6748, // letter_i 0.119384766
-        0x7d18, // letter_j 0.8183594
-        0x77c8, // letter_k 0.49316406
-        0x6d88, // letter_l 0.21142578
-        0x7078, // letter_m 0.26464844
-        0x5938, // letter_n 0.036010742
-        0x6bd0, // letter_o 0.18457031
-        0x6130, // letter_p 0.071777344
-        0x6998, // letter_q 0.14990234
-        0x59b0, // letter_r 0.037841797
-        0x61b8, // letter_s 0.075927734
+        0x65c0, // letter_d 0.107421875
+        0x5b28, // letter_e 0.0435791
+        0x51d8, // letter_f 0.019226074
+        0x64b8, // letter_g 0.099365234
+        0x65b0, // letter_h 0.106933594
+        0x69f8, // letter_i 0.15576172
+        0x7b18, // letter_j 0.6933594
+        0x7560, // letter_k 0.41796875
+        0x6e78, // letter_l 0.22607422
+        0x7118, // letter_m 0.2841797
+        0x5b50, // letter_n 0.044189453
+        0x6858, // letter_o 0.1303711
+        0x5ba8, // letter_p 0.045532227
+        0x6fb8, // letter_q 0.24560547
+        0x5da8, // letter_r 0.053344727
+        0x6060, // letter_s 0.06542969
         0x0000, // letter_t 0.0
-        0x6d58, // letter_u 0.2084961
-        0x7350, // letter_v 0.35351563
-        0x0000, // letter_w 0.0
-        0x6090, // letter_x 0.06689453
+        0x6a88, // letter_u 0.16455078
+        0x6af0, // letter_v 0.17089844
+        0x5278, // letter_w 0.020446777
+        0x58a8, // letter_x 0.033813477
         0x0000, // letter_y 0.0
-        0x8600, // letter_z 1.75
+        0x85a8, // letter_z 1.7070313
         0x0000, // indic2_runs 0.0
-        0x7460, // bengali_chars 0.38671875
-        0x7a08, // gurmukhi_chars 0.6269531
+        0x7458, // bengali_chars 0.3857422
+        0x7a10, // gurmukhi_chars 0.62890625
         0x7700, // gujarati_chars 0.46875
-        0x80d0, // odia_chars 1.1015625
-        0x7268, // tamil_chars 0.3251953
-        0x7680, // telugu_chars 0.453125
+        0x80d8, // odia_chars 1.1054688
+        0x7260, // tamil_chars 0.32421875
+        0x7688, // telugu_chars 0.45410156
         0x7538, // kannada_chars 0.41308594
-        0x72d8, // malayalam_chars 0.3388672
+        0x72d0, // malayalam_chars 0.33789063
         0x7988, // sinhala_chars 0.5957031
-        0x7dd8, // digits_after_blank 0.8652344
-        0x6ba8, // bare_word_chars 0.1821289
-        0x7550, // latin_ext_a 0.41601563
+        0x7e20, // digits_after_blank 0.8828125
+        0x6b80, // bare_word_chars 0.1796875
+        0x7330, // latin_ext_a 0.34960938
         0x0000, // latin_ext_b 0.0
-        0x9018, // cyrillic_ext 4.046875
-        0x6460, // hebrew 0.09667969
+        0x8fa0, // cyrillic_ext 3.90625
+        0x6468, // hebrew 0.09692383
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
         0x8210, // cyr_nonrussian 1.2578125
-        0x7898, // ascii_21 0.5371094
-        0x71f0, // ascii_22 0.31054688
-        0x7938, // ascii_23 0.5761719
-        0x7d38, // ascii_24 0.8261719
-        0x7be8, // ascii_25 0.7441406
-        0x8248, // ascii_26 1.2851563
-        0x7680, // ascii_27 0.453125
+        0x77c8, // ascii_21 0.49316406
+        0x71d8, // ascii_22 0.3076172
+        0x79b8, // ascii_23 0.6074219
+        0x7be0, // ascii_24 0.7421875
+        0x7bf8, // ascii_25 0.7480469
+        0x8278, // ascii_26 1.3085938
+        0x76d8, // ascii_27 0.4638672
         0x0000, // ascii_28 0.0
-        0x74c8, // ascii_29 0.39941406
-        0x4500, // ascii_2a 0.0063476563
-        0x7f70, // ascii_2b 0.96484375
-        0x74b8, // ascii_2c 0.39746094
-        0x7a60, // ascii_2d 0.6484375
-        0x6810, // ascii_2e 0.12597656
-        0x6fb8, // ascii_2f 0.24560547
-        0x73d0, // ascii_3a 0.36914063
+        0x7478, // ascii_29 0.38964844
+        0x5808, // ascii_2a 0.03137207
+        0x7e98, // ascii_2b 0.9121094
+        0x7460, // ascii_2c 0.38671875
+        0x7a58, // ascii_2d 0.6464844
+        0x68b0, // ascii_2e 0.13574219
+        0x7090, // ascii_2f 0.26757813
+        0x73a0, // ascii_3a 0.36328125
         0x0000, // ascii_3b 0.0
-        0x7ba8, // ascii_3c 0.7285156
-        0x7438, // ascii_3d 0.38183594
+        0x7b08, // ascii_3c 0.6894531
+        0x7450, // ascii_3d 0.38476563
         0x0000, // ascii_3e 0.0
-        0x8188, // ascii_3f 1.1914063
-        0x8368, // ascii_40 1.4257813
-        0x78e0, // ascii_5b 0.5546875
-        0x80c8, // ascii_5c 1.0976563
+        0x8278, // ascii_3f 1.3085938
+        0x8418, // ascii_40 1.5117188
+        0x7960, // ascii_5b 0.5859375
+        0x8090, // ascii_5c 1.0703125
         0x0000, // ascii_5d 0.0
-        0x8468, // ascii_5e 1.5507813
+        0x84b8, // ascii_5e 1.5898438
         0x0000, // ascii_5f 0.0
-        0x7450, // ascii_60 0.38476563
-        0x6ce0, // ascii_7b 0.20117188
-        0x7f08, // ascii_7c 0.9394531
-        0x7770, // ascii_7d 0.48242188
-        0x7ba0, // ascii_7e 0.7265625
-        0x70c0, // upper_a 0.2734375
-        0x7140, // upper_b 0.2890625
+        0x7418, // ascii_60 0.3779297
+        0x7560, // ascii_7b 0.41796875
+        0x7f40, // ascii_7c 0.953125
+        0x7100, // ascii_7d 0.28125
+        0x6940, // ascii_7e 0.14453125
+        0x7038, // upper_a 0.25683594
+        0x7370, // upper_b 0.35742188
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7428, // upper_g 0.3798828
-        0x6518, // upper_h 0.10229492
+        0x7248, // upper_g 0.32128906
+        0x6848, // upper_h 0.12939453
         0x0000, // upper_i 0.0
-        0x8300, // upper_j 1.375
-        0x8510, // upper_k 1.6328125
+        0x83a8, // upper_j 1.4570313
+        0x8600, // upper_k 1.75
         0x0000, // upper_l 0.0
-        0x7038, // upper_m 0.25683594
+        0x6bc0, // upper_m 0.18359375
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x6ca8, // upper_p 0.1977539
-        0x83b8, // upper_q 1.4648438
+        0x6d28, // upper_p 0.2055664
+        0x8270, // upper_q 1.3046875
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
         0x0000, // upper_v 0.0
         0x0000, // upper_w 0.0
-        0x74a0, // upper_x 0.39453125
+        0x7820, // upper_x 0.5078125
         0x0000, // upper_y 0.0
-        0x6f98, // upper_z 0.24365234
-        0x7ce8, // arabic_marks 0.8066406
+        0x0000, // upper_z 0.0
+        0x7ce0, // arabic_marks 0.8046875
         0x8368, // han_rare 1.4257813
         0x8218, // hebrew_marks 1.2617188
         0x88d0, // han_ext 2.203125
-        0x8100, // han_ext_a 1.125
+        0x80f8, // han_ext_a 1.1210938
+        0x81d8, // cs_letters 1.2304688
     ],
     // cl100k
     [
         0x0000, // bias 0.0
-        0x7858, // latin_runs 0.5214844
+        0x78b0, // latin_runs 0.54296875
         0x0000, // latin_chars 0.0
-        0x81e0, // latin_nonascii 1.234375
+        0x8188, // latin_nonascii 1.1914063
         0x0000, // latin_case_splits 0.0
-        0x64c0, // latin_long 0.099609375
+        0x6580, // latin_long 0.10546875
         0x0000, // latin_caps_runs 0.0
-        0x8310, // cyr_runs 1.3828125
-        0x6cd8, // cyr_chars 0.2006836
-        0x78a0, // greek_runs 0.5390625
-        0x7ea8, // greek_chars 0.9160156
-        0x79a0, // arabic_runs 0.6015625
-        0x7af8, // arabic_chars 0.6855469
-        0x7db8, // indic_runs 0.8574219
-        0x7fc8, // indic_chars 0.9863281
-        0x8e00, // sea_runs 3.5
-        0x78f0, // sea_chars 0.55859375
-        0x89e8, // other_runs 2.4765625
-        0x8540, // other_chars 1.65625
+        0x8300, // cyr_runs 1.375
+        0x6ce8, // cyr_chars 0.20166016
+        0x7848, // greek_runs 0.5175781
+        0x7eb8, // greek_chars 0.9199219
+        0x7940, // arabic_runs 0.578125
+        0x7b08, // arabic_chars 0.6894531
+        0x7d68, // indic_runs 0.8378906
+        0x7fd0, // indic_chars 0.98828125
+        0x8df8, // sea_runs 3.4921875
+        0x78f8, // sea_chars 0.5605469
+        0x8b18, // other_runs 2.7734375
+        0x84c8, // other_chars 1.5976563
         0x7f28, // han_chars 0.9472656
-        0x7948, // han_runs 0.5800781
-        0x7e18, // kana_chars 0.8808594
-        0x7330, // kana_runs 0.34960938
-        0x7d48, // hangul_chars 0.8300781
-        0x7fd8, // hangul_runs 0.9902344
-        0x7e20, // cjk_punct 0.8828125
-        0x5918, // digits 0.03552246
-        0x7700, // digit_runs 0.46875
-        0x7e10, // digit_groups3 0.87890625
+        0x7938, // han_runs 0.5761719
+        0x7de8, // kana_chars 0.8691406
+        0x74d0, // kana_runs 0.40039063
+        0x7d50, // hangul_chars 0.83203125
+        0x7fb0, // hangul_runs 0.98046875
+        0x7db8, // cjk_punct 0.8574219
+        0x5398, // digits 0.022644043
+        0x76e0, // digit_runs 0.46484375
+        0x7ea0, // digit_groups3 0.9140625
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x83f0, // sym2 1.4921875
-        0x7b90, // sym3 0.72265625
-        0xa938, // sym4 36.875
-        0x8c30, // emoji 3.046875
-        0x8578, // emoji_mods 1.6835938
-        0x63b0, // spaces_single 0.091308594
-        0x7e58, // ws_runs 0.8964844
+        0x8470, // sym2 1.5546875
+        0x7c20, // sym3 0.7578125
+        0xa860, // sym4 33.5
+        0x8c28, // emoji 3.0390625
+        0x8590, // emoji_mods 1.6953125
+        0x63f0, // spaces_single 0.09326172
+        0x7e88, // ws_runs 0.9082031
         0x0000, // ws_run_chars 0.0
-        0x7cb0, // nl_runs 0.79296875
+        0x7cd0, // nl_runs 0.80078125
         0x0000, // nl_chars 0.0
-        0x6e78, // tabs 0.22607422
-        0x7de0, // rep_runs 0.8671875
+        0x6dd8, // tabs 0.2163086
+        0x8040, // rep_runs 1.03125
         0x0000, // rep_chars 0.0
-        0x6260, // b64_chars 0.08105469
+        0x63f0, // b64_chars 0.09326172
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7710, // other_ws 0.47070313
+        0x7600, // other_ws 0.4375
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6d00, // punct_single 0.203125
-        0x6f00, // nonlatin_long 0.234375
-        0x7dc0, // caps_then_lower 0.859375
+        0x6cd0, // punct_single 0.20019531
+        0x6ef0, // nonlatin_long 0.23339844
+        0x7d40, // caps_then_lower 0.828125
         0x0000, // mixed_alnum_chars 0.0
-        0x7310, // backslash_words 0.34570313
-        0x86a8, // rep_alpha_runs 1.8320313
+        0x73f0, // backslash_words 0.37304688
+        0x86a0, // rep_alpha_runs 1.828125
         0x0000, // rep_alpha_chars 0.0
-        0x96f8, // rep_wide_runs 7.484375
-        0x62f0, // rep_wide_chars 0.08544922
-        0x4828, // ws_long 0.007965088
-        0x7138, // letter_a 0.28808594
-        0x6710, // letter_b 0.11767578
+        0x96e8, // rep_wide_runs 7.453125
+        0x62c8, // rep_wide_chars 0.084228516
+        0x4890, // ws_long 0.008361816
+        0x7198, // letter_a 0.2998047
+        0x5e40, // letter_b 0.055664063
         0x0000, // letter_c 0.0
-        0x6ad0, // letter_d 0.16894531
-        0x5d20, // letter_e 0.05126953
-        0x5ad8, // letter_f 0.0423584
-        0x6138, // letter_g 0.072021484
-        0x50d8, // letter_h 0.01727295
-        0x6898, // letter_i 0.13427734
-        0x7b58, // letter_j 0.7089844
-        0x7db0, // letter_k 0.85546875
-        0x6b50, // letter_l 0.17675781
-        0x7250, // letter_m 0.32226563
-        0x6b20, // letter_n 0.17382813
-        0x5fa0, // letter_o 0.061035156
-        0x62e0, // letter_p 0.08496094
-        0x7650, // letter_q 0.44726563
-        0x5c28, // letter_r 0.04748535
-        0x5740, // letter_s 0.029785156
+        0x6a70, // letter_d 0.16308594
+        0x5920, // letter_e 0.03564453
+        0x0000, // letter_f 0.0
+        0x6860, // letter_g 0.13085938
+        0x2d20, // letter_h 0.0008010864
+        0x6bb0, // letter_i 0.18261719
+        0x78c0, // letter_j 0.546875
+        0x7c60, // letter_k 0.7734375
+        0x6b20, // letter_l 0.17382813
+        0x7308, // letter_m 0.34472656
+        0x6aa0, // letter_n 0.16601563
+        0x5040, // letter_o 0.016113281
+        0x5980, // letter_p 0.037109375
+        0x77e8, // letter_q 0.4970703
+        0x61b8, // letter_r 0.075927734
+        0x5620, // letter_s 0.02758789
         0x0000, // letter_t 0.0
-        0x6eb8, // letter_u 0.22998047
-        0x72b8, // letter_v 0.33496094
+        0x6d50, // letter_u 0.20800781
+        0x6998, // letter_v 0.14990234
         0x0000, // letter_w 0.0
-        0x5010, // letter_x 0.01574707
+        0x3d88, // letter_x 0.0033035278
         0x0000, // letter_y 0.0
-        0x8820, // letter_z 2.03125
-        0x7dd0, // indic2_runs 0.86328125
-        0x8220, // bengali_chars 1.265625
-        0x8640, // gurmukhi_chars 1.78125
-        0x8650, // gujarati_chars 1.7890625
-        0x8b00, // odia_chars 2.75
-        0x8288, // tamil_chars 1.3164063
-        0x8670, // telugu_chars 1.8046875
-        0x8670, // kannada_chars 1.8046875
-        0x8460, // malayalam_chars 1.546875
-        0x8750, // sinhala_chars 1.9140625
-        0x7e50, // digits_after_blank 0.89453125
-        0x6160, // bare_word_chars 0.07324219
+        0x8740, // letter_z 1.90625
+        0x7d30, // indic2_runs 0.82421875
+        0x8230, // bengali_chars 1.2734375
+        0x8650, // gurmukhi_chars 1.7890625
+        0x8660, // gujarati_chars 1.796875
+        0x8b08, // odia_chars 2.7578125
+        0x8290, // tamil_chars 1.3203125
+        0x8678, // telugu_chars 1.8085938
+        0x8680, // kannada_chars 1.8125
+        0x8468, // malayalam_chars 1.5507813
+        0x8760, // sinhala_chars 1.921875
+        0x7e38, // digits_after_blank 0.8886719
+        0x6158, // bare_word_chars 0.07299805
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
         0x9900, // cyrillic_ext 9.0
-        0x72e8, // hebrew 0.3408203
+        0x72f0, // hebrew 0.34179688
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8a18, // cyr_nonrussian 2.5234375
-        0x7780, // ascii_21 0.484375
-        0x7170, // ascii_22 0.29492188
-        0x7ae0, // ascii_23 0.6796875
-        0x7860, // ascii_24 0.5234375
-        0x7e10, // ascii_25 0.87890625
-        0x82f8, // ascii_26 1.3710938
-        0x7530, // ascii_27 0.41210938
+        0x8a20, // cyr_nonrussian 2.53125
+        0x7748, // ascii_21 0.47753906
+        0x7168, // ascii_22 0.2939453
+        0x7aa8, // ascii_23 0.6660156
+        0x7848, // ascii_24 0.5175781
+        0x7e28, // ascii_25 0.8847656
+        0x8278, // ascii_26 1.3085938
+        0x7510, // ascii_27 0.40820313
         0x0000, // ascii_28 0.0
-        0x6fc0, // ascii_29 0.24609375
+        0x6ff0, // ascii_29 0.24902344
         0x0000, // ascii_2a 0.0
-        0x7cb8, // ascii_2b 0.7949219
-        0x7528, // ascii_2c 0.4111328
-        0x7bd0, // ascii_2d 0.73828125
-        0x6ca8, // ascii_2e 0.1977539
-        0x7128, // ascii_2f 0.2861328
-        0x7440, // ascii_3a 0.3828125
+        0x7c80, // ascii_2b 0.78125
+        0x74d0, // ascii_2c 0.40039063
+        0x7b90, // ascii_2d 0.72265625
+        0x6d50, // ascii_2e 0.20800781
+        0x7138, // ascii_2f 0.28808594
+        0x7468, // ascii_3a 0.3876953
         0x0000, // ascii_3b 0.0
-        0x7ad0, // ascii_3c 0.67578125
-        0x7598, // ascii_3d 0.4248047
-        0x4680, // ascii_3e 0.007080078
-        0x8510, // ascii_3f 1.6328125
-        0x8380, // ascii_40 1.4375
-        0x7808, // ascii_5b 0.5019531
-        0x7c68, // ascii_5c 0.7753906
+        0x79d8, // ascii_3c 0.6152344
+        0x7638, // ascii_3d 0.44433594
+        0x60f0, // ascii_3e 0.06982422
+        0x8620, // ascii_3f 1.765625
+        0x83f0, // ascii_40 1.4921875
+        0x7848, // ascii_5b 0.5175781
+        0x7c38, // ascii_5c 0.7636719
         0x0000, // ascii_5d 0.0
-        0x8aa8, // ascii_5e 2.6640625
+        0x8a30, // ascii_5e 2.546875
         0x0000, // ascii_5f 0.0
-        0x72f8, // ascii_60 0.34277344
-        0x4290, // ascii_7b 0.0051574707
-        0x7d70, // ascii_7c 0.83984375
-        0x7aa0, // ascii_7d 0.6640625
-        0x8728, // ascii_7e 1.8945313
-        0x70f0, // upper_a 0.27929688
-        0x6738, // upper_b 0.118896484
+        0x7370, // ascii_60 0.35742188
+        0x6df0, // ascii_7b 0.21777344
+        0x7d00, // ascii_7c 0.8125
+        0x76e8, // ascii_7d 0.4658203
+        0x82d0, // ascii_7e 1.3515625
+        0x70a8, // upper_a 0.2705078
+        0x70f8, // upper_b 0.28027344
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7390, // upper_g 0.36132813
+        0x70c0, // upper_g 0.2734375
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x8608, // upper_j 1.7539063
-        0x81a0, // upper_k 1.203125
+        0x86a8, // upper_j 1.8320313
+        0x8208, // upper_k 1.2539063
         0x0000, // upper_l 0.0
-        0x6f18, // upper_m 0.23583984
+        0x6a30, // upper_m 0.15917969
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x6f30, // upper_p 0.23730469
-        0x8158, // upper_q 1.1679688
+        0x7028, // upper_p 0.2548828
+        0x8040, // upper_q 1.03125
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x48a8, // upper_v 0.008453369
+        0x6d28, // upper_v 0.2055664
         0x0000, // upper_w 0.0
-        0x7080, // upper_x 0.265625
+        0x71d8, // upper_x 0.3076172
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x79d8, // arabic_marks 0.6152344
-        0x8550, // han_rare 1.6640625
+        0x79c0, // arabic_marks 0.609375
+        0x8558, // han_rare 1.6679688
         0x8238, // hebrew_marks 1.2773438
-        0x83a0, // han_ext 1.453125
-        0x7920, // han_ext_a 0.5703125
+        0x8378, // han_ext 1.4335938
+        0x7908, // han_ext_a 0.5644531
+        0x85f0, // cs_letters 1.7421875
     ],
     // llama3
     [
         0x0000, // bias 0.0
         0x7870, // latin_runs 0.52734375
         0x0000, // latin_chars 0.0
-        0x7340, // latin_nonascii 0.3515625
+        0x7338, // latin_nonascii 0.35058594
         0x0000, // latin_case_splits 0.0
         0x6348, // latin_long 0.088134766
         0x0000, // latin_caps_runs 0.0
         0x7a38, // cyr_runs 0.6386719
         0x6dc0, // cyr_chars 0.21484375
-        0x6b88, // greek_runs 0.18017578
+        0x6bb0, // greek_runs 0.18261719
         0x7450, // greek_chars 0.38476563
         0x0000, // arabic_runs 0.0
         0x7510, // arabic_chars 0.40820313
-        0x7c80, // indic_runs 0.78125
+        0x7c88, // indic_runs 0.7832031
         0x75d0, // indic_chars 0.43164063
-        0x8858, // sea_runs 2.0859375
+        0x8850, // sea_runs 2.078125
         0x7298, // sea_chars 0.3310547
         0x0000, // other_runs 0.0
         0x87c0, // other_chars 1.96875
         0x7b30, // han_chars 0.69921875
-        0x79c8, // han_runs 0.6113281
+        0x79c0, // han_runs 0.609375
         0x7820, // kana_chars 0.5078125
-        0x70f8, // kana_runs 0.28027344
-        0x7448, // hangul_chars 0.38378906
-        0x8110, // hangul_runs 1.1328125
-        0x7b18, // cjk_punct 0.6933594
-        0x5ce8, // digits 0.05041504
+        0x7100, // kana_runs 0.28125
+        0x7450, // hangul_chars 0.38476563
+        0x8108, // hangul_runs 1.1289063
+        0x7b10, // cjk_punct 0.69140625
+        0x5ce0, // digits 0.05029297
         0x7808, // digit_runs 0.5019531
-        0x7d38, // digit_groups3 0.8261719
+        0x7d40, // digit_groups3 0.828125
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
         0x81e8, // sym2 1.2382813
-        0x7368, // sym3 0.3564453
-        0xa9c0, // sym4 39.0
-        0x8c80, // emoji 3.125
-        0x8180, // emoji_mods 1.1875
-        0x5db0, // spaces_single 0.053466797
+        0x7378, // sym3 0.35839844
+        0xa9b8, // sym4 38.875
+        0x8c78, // emoji 3.1171875
+        0x8188, // emoji_mods 1.1914063
+        0x5d90, // spaces_single 0.052978516
         0x7ca0, // ws_runs 0.7890625
         0x0000, // ws_run_chars 0.0
-        0x7f68, // nl_runs 0.9628906
+        0x7f78, // nl_runs 0.9667969
         0x0000, // nl_chars 0.0
         0x6c78, // tabs 0.19482422
-        0x0000, // rep_runs 0.0
-        0x3d70, // rep_chars 0.0032806396
-        0x5d58, // b64_chars 0.052124023
+        0x4398, // rep_runs 0.0056610107
+        0x3d10, // rep_chars 0.003189087
+        0x5d88, // b64_chars 0.052856445
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x8168, // other_ws 1.1757813
+        0x8180, // other_ws 1.1875
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x69f8, // punct_single 0.15576172
+        0x69e8, // punct_single 0.15478516
         0x0000, // nonlatin_long 0.0
-        0x7e28, // caps_then_lower 0.8847656
+        0x7e10, // caps_then_lower 0.87890625
         0x0000, // mixed_alnum_chars 0.0
-        0x70a0, // backslash_words 0.26953125
-        0x88d8, // rep_alpha_runs 2.2109375
+        0x7098, // backslash_words 0.2685547
+        0x88d0, // rep_alpha_runs 2.203125
         0x0000, // rep_alpha_chars 0.0
-        0x8ac0, // rep_wide_runs 2.6875
+        0x8ad0, // rep_wide_runs 2.703125
         0x6938, // rep_wide_chars 0.14404297
         0x4940, // ws_long 0.009033203
-        0x7418, // letter_a 0.3779297
+        0x7420, // letter_a 0.37890625
         0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x6b80, // letter_d 0.1796875
-        0x6780, // letter_e 0.12109375
+        0x6b60, // letter_d 0.17773438
+        0x6760, // letter_e 0.12011719
         0x0000, // letter_f 0.0
-        0x6348, // letter_g 0.088134766
+        0x63a8, // letter_g 0.09106445
         0x0000, // letter_h 0.0
-        0x69b8, // letter_i 0.15185547
-        0x7f10, // letter_j 0.94140625
-        0x7940, // letter_k 0.578125
-        0x6618, // letter_l 0.11010742
+        0x69d8, // letter_i 0.1538086
+        0x7ee8, // letter_j 0.9316406
+        0x7938, // letter_k 0.5761719
+        0x6640, // letter_l 0.111328125
         0x7348, // letter_m 0.35253906
-        0x6698, // letter_n 0.11401367
-        0x68b0, // letter_o 0.13574219
-        0x50e0, // letter_p 0.017333984
+        0x66a8, // letter_n 0.11450195
+        0x68a0, // letter_o 0.13476563
+        0x5008, // letter_p 0.015686035
         0x7d48, // letter_q 0.8300781
-        0x5c70, // letter_r 0.048583984
+        0x5cc0, // letter_r 0.049804688
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x7388, // letter_u 0.36035156
-        0x6828, // letter_v 0.1274414
+        0x7378, // letter_u 0.35839844
+        0x6670, // letter_v 0.11279297
         0x0000, // letter_w 0.0
-        0x3ce8, // letter_x 0.00315094
+        0x2c70, // letter_x 0.00075912476
         0x0000, // letter_y 0.0
         0x8948, // letter_z 2.3203125
-        0x6470, // indic2_runs 0.09716797
+        0x6498, // indic2_runs 0.09838867
         0x8358, // bengali_chars 1.4179688
         0x87a0, // gurmukhi_chars 1.953125
         0x87b0, // gujarati_chars 1.9609375
         0x8b78, // odia_chars 2.8671875
         0x83d8, // tamil_chars 1.4804688
-        0x87b8, // telugu_chars 1.9648438
+        0x87b0, // telugu_chars 1.9609375
         0x87b8, // kannada_chars 1.9648438
         0x8598, // malayalam_chars 1.6992188
-        0x8850, // sinhala_chars 2.078125
-        0x7e98, // digits_after_blank 0.9121094
-        0x6218, // bare_word_chars 0.07885742
+        0x8848, // sinhala_chars 2.0703125
+        0x7ea0, // digits_after_blank 0.9140625
+        0x6210, // bare_word_chars 0.07861328
         0x0000, // latin_ext_a 0.0
         0x0000, // latin_ext_b 0.0
         0x9ba0, // cyrillic_ext 11.625
@@ -466,242 +468,244 @@ pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
         0x7290, // cyr_nonrussian 0.33007813
-        0x6850, // ascii_21 0.12988281
+        0x6848, // ascii_21 0.12939453
         0x7108, // ascii_22 0.28222656
         0x7980, // ascii_23 0.59375
-        0x78f8, // ascii_24 0.5605469
+        0x78f0, // ascii_24 0.55859375
         0x7ff8, // ascii_25 0.9980469
-        0x8380, // ascii_26 1.4375
-        0x74f8, // ascii_27 0.40527344
+        0x8370, // ascii_26 1.4296875
+        0x7500, // ascii_27 0.40625
         0x0000, // ascii_28 0.0
         0x72b8, // ascii_29 0.33496094
         0x0000, // ascii_2a 0.0
-        0x7e20, // ascii_2b 0.8828125
-        0x7650, // ascii_2c 0.44726563
+        0x7e10, // ascii_2b 0.87890625
+        0x7658, // ascii_2c 0.4482422
         0x7ca8, // ascii_2d 0.7910156
         0x6b60, // ascii_2e 0.17773438
         0x70c8, // ascii_2f 0.27441406
-        0x7370, // ascii_3a 0.35742188
+        0x7378, // ascii_3a 0.35839844
         0x0000, // ascii_3b 0.0
         0x7ae8, // ascii_3c 0.6816406
-        0x7578, // ascii_3d 0.42089844
+        0x7598, // ascii_3d 0.4248047
         0x0000, // ascii_3e 0.0
-        0x8490, // ascii_3f 1.5703125
-        0x81e8, // ascii_40 1.2382813
+        0x8488, // ascii_3f 1.5664063
+        0x81f0, // ascii_40 1.2421875
         0x7860, // ascii_5b 0.5234375
         0x7ec8, // ascii_5c 0.9238281
         0x0000, // ascii_5d 0.0
-        0x8a08, // ascii_5e 2.5078125
+        0x8a10, // ascii_5e 2.515625
         0x0000, // ascii_5f 0.0
-        0x72b0, // ascii_60 0.33398438
-        0x7078, // ascii_7b 0.26464844
-        0x7d00, // ascii_7c 0.8125
-        0x6a78, // ascii_7d 0.16357422
-        0x85d8, // ascii_7e 1.7304688
-        0x6a48, // upper_a 0.16064453
+        0x72c0, // ascii_60 0.3359375
+        0x70d8, // ascii_7b 0.2763672
+        0x7cf8, // ascii_7c 0.8105469
+        0x6a00, // ascii_7d 0.15625
+        0x85a8, // ascii_7e 1.7070313
+        0x6a50, // upper_a 0.16113281
         0x6b10, // upper_b 0.17285156
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x67a8, // upper_g 0.12231445
+        0x6760, // upper_g 0.12011719
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x85c8, // upper_j 1.7226563
+        0x85e8, // upper_j 1.7382813
         0x84a8, // upper_k 1.5820313
         0x0000, // upper_l 0.0
-        0x66d0, // upper_m 0.115722656
+        0x66b8, // upper_m 0.114990234
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7500, // upper_p 0.40625
-        0x7f88, // upper_q 0.9707031
+        0x7520, // upper_p 0.41015625
+        0x7fa8, // upper_q 0.9785156
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x6808, // upper_v 0.12548828
-        0x7750, // upper_w 0.47851563
-        0x75b8, // upper_x 0.42871094
+        0x68a0, // upper_v 0.13476563
+        0x7738, // upper_w 0.47558594
+        0x75a0, // upper_x 0.42578125
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x7d60, // arabic_marks 0.8359375
+        0x7d68, // arabic_marks 0.8378906
         0x8360, // han_rare 1.421875
         0x8508, // hebrew_marks 1.6289063
         0x8848, // han_ext 2.0703125
         0x7d80, // han_ext_a 0.84375
+        0x5d00, // cs_letters 0.05078125
     ],
     // qwen3
     [
         0x0000, // bias 0.0
-        0x7780, // latin_runs 0.484375
+        0x7840, // latin_runs 0.515625
         0x0000, // latin_chars 0.0
-        0x7580, // latin_nonascii 0.421875
+        0x74b0, // latin_nonascii 0.39648438
         0x0000, // latin_case_splits 0.0
-        0x64b8, // latin_long 0.099365234
+        0x66a0, // latin_long 0.11425781
         0x0000, // latin_caps_runs 0.0
-        0x8160, // cyr_runs 1.171875
-        0x6928, // cyr_chars 0.1430664
-        0x7c58, // greek_runs 0.7714844
-        0x7d90, // greek_chars 0.84765625
-        0x6f18, // arabic_runs 0.23583984
-        0x7418, // arabic_chars 0.3779297
-        0x8238, // indic_runs 1.2773438
-        0x7cd0, // indic_chars 0.80078125
-        0x8de8, // sea_runs 3.4765625
-        0x6ee8, // sea_chars 0.23291016
+        0x81a0, // cyr_runs 1.203125
+        0x68c8, // cyr_chars 0.13720703
+        0x7cc0, // greek_runs 0.796875
+        0x7d80, // greek_chars 0.84375
+        0x7010, // arabic_runs 0.25195313
+        0x7400, // arabic_chars 0.375
+        0x8260, // indic_runs 1.296875
+        0x7cc0, // indic_chars 0.796875
+        0x8e00, // sea_runs 3.5
+        0x6e58, // sea_chars 0.2241211
         0x0000, // other_runs 0.0
-        0x8010, // other_chars 1.0078125
-        0x79a8, // han_chars 0.6035156
-        0x7840, // han_runs 0.515625
-        0x75c8, // kana_chars 0.43066406
-        0x7aa0, // kana_runs 0.6640625
-        0x75d0, // hangul_chars 0.43164063
-        0x81d0, // hangul_runs 1.2265625
-        0x7bb8, // cjk_punct 0.7324219
-        0x7ff8, // digits 0.9980469
-        0x75d0, // digit_runs 0.43164063
+        0x8008, // other_chars 1.0039063
+        0x79b0, // han_chars 0.60546875
+        0x77c8, // han_runs 0.49316406
+        0x75b8, // kana_chars 0.42871094
+        0x7ae8, // kana_runs 0.6816406
+        0x75a0, // hangul_chars 0.42578125
+        0x81f0, // hangul_runs 1.2421875
+        0x7bf0, // cjk_punct 0.74609375
+        0x7ff0, // digits 0.99609375
+        0x75e0, // digit_runs 0.43359375
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
         0x0000, // punct_runs 0.0
-        0x8610, // sym2 1.7578125
-        0x7eb8, // sym3 0.9199219
-        0xa330, // sym4 22.375
-        0x8288, // emoji 1.3164063
-        0x8098, // emoji_mods 1.0742188
-        0x6190, // spaces_single 0.07470703
-        0x7d88, // ws_runs 0.8457031
+        0x86b0, // sym2 1.8359375
+        0x7e88, // sym3 0.9082031
+        0xa170, // sym4 18.875
+        0x8240, // emoji 1.28125
+        0x80f8, // emoji_mods 1.1210938
+        0x6120, // spaces_single 0.07128906
+        0x7da8, // ws_runs 0.8535156
         0x0000, // ws_run_chars 0.0
-        0x7bc8, // nl_runs 0.7363281
-        0x6170, // nl_chars 0.07373047
-        0x7100, // tabs 0.28125
-        0x7738, // rep_runs 0.47558594
+        0x7cc8, // nl_runs 0.7988281
+        0x5758, // nl_chars 0.029968262
+        0x70a0, // tabs 0.26953125
+        0x7700, // rep_runs 0.46875
         0x0000, // rep_chars 0.0
-        0x5d70, // b64_chars 0.052490234
+        0x63a0, // b64_chars 0.09082031
         0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x7ed8, // other_ws 0.9277344
+        0x7f78, // other_ws 0.9667969
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
         0x0000, // word_after_punct 0.0
-        0x6a80, // punct_single 0.1640625
-        0x6a68, // nonlatin_long 0.16259766
-        0x7ef8, // caps_then_lower 0.9355469
+        0x6b00, // punct_single 0.171875
+        0x6b40, // nonlatin_long 0.17578125
+        0x7c80, // caps_then_lower 0.78125
         0x0000, // mixed_alnum_chars 0.0
-        0x77e8, // backslash_words 0.4970703
-        0x87e8, // rep_alpha_runs 1.9882813
+        0x77b0, // backslash_words 0.49023438
+        0x86c8, // rep_alpha_runs 1.8476563
         0x0000, // rep_alpha_chars 0.0
-        0x9938, // rep_wide_runs 9.21875
-        0x5d18, // rep_wide_chars 0.05114746
-        0x49d8, // ws_long 0.009613037
-        0x73a8, // letter_a 0.3642578
-        0x5078, // letter_b 0.016540527
+        0x9930, // rep_wide_runs 9.1875
+        0x5d68, // rep_wide_chars 0.052368164
+        0x4a48, // ws_long 0.010040283
+        0x73f8, // letter_a 0.37402344
+        0x0000, // letter_b 0.0
         0x0000, // letter_c 0.0
-        0x6f50, // letter_d 0.23925781
-        0x6850, // letter_e 0.12988281
+        0x6c28, // letter_d 0.1899414
+        0x65f8, // letter_e 0.10913086
         0x0000, // letter_f 0.0
-        0x0000, // letter_g 0.0
+        0x4560, // letter_g 0.0065307617
         0x0000, // letter_h 0.0
-        0x6430, // letter_i 0.095214844
-        0x7eb8, // letter_j 0.9199219
-        0x7c08, // letter_k 0.7519531
-        0x67e8, // letter_l 0.12426758
-        0x7438, // letter_m 0.38183594
-        0x6870, // letter_n 0.13183594
-        0x66b0, // letter_o 0.114746094
-        0x59c0, // letter_p 0.038085938
-        0x7b50, // letter_q 0.70703125
-        0x6128, // letter_r 0.0715332
-        0x5978, // letter_s 0.036987305
+        0x6a68, // letter_i 0.16259766
+        0x7c70, // letter_j 0.77734375
+        0x7ae0, // letter_k 0.6796875
+        0x68b0, // letter_l 0.13574219
+        0x7500, // letter_m 0.40625
+        0x6930, // letter_n 0.14355469
+        0x5a38, // letter_o 0.039916992
+        0x34a0, // letter_p 0.0015411377
+        0x7e98, // letter_q 0.9121094
+        0x66b8, // letter_r 0.114990234
+        0x5278, // letter_s 0.020446777
         0x0000, // letter_t 0.0
-        0x72a0, // letter_u 0.33203125
-        0x7660, // letter_v 0.44921875
+        0x7080, // letter_u 0.265625
+        0x6a38, // letter_v 0.15966797
         0x0000, // letter_w 0.0
-        0x6160, // letter_x 0.07324219
+        0x3e40, // letter_x 0.003479004
         0x0000, // letter_y 0.0
-        0x8898, // letter_z 2.1484375
-        0x8360, // indic2_runs 1.421875
-        0x7f58, // bengali_chars 0.9589844
-        0x8400, // gurmukhi_chars 1.5
-        0x8388, // gujarati_chars 1.4414063
-        0x8810, // odia_chars 2.015625
-        0x7f78, // tamil_chars 0.9667969
-        0x8390, // telugu_chars 1.4453125
-        0x8248, // kannada_chars 1.2851563
-        0x8168, // malayalam_chars 1.1757813
-        0x8270, // sinhala_chars 1.3046875
-        0x7dd8, // digits_after_blank 0.8652344
-        0x6230, // bare_word_chars 0.079589844
-        0x72d0, // latin_ext_a 0.33789063
+        0x8838, // letter_z 2.0546875
+        0x83a0, // indic2_runs 1.453125
+        0x7f38, // bengali_chars 0.9511719
+        0x83f0, // gurmukhi_chars 1.4921875
+        0x8378, // gujarati_chars 1.4335938
+        0x8808, // odia_chars 2.0078125
+        0x7f58, // tamil_chars 0.9589844
+        0x8380, // telugu_chars 1.4375
+        0x8238, // kannada_chars 1.2773438
+        0x8150, // malayalam_chars 1.1640625
+        0x8260, // sinhala_chars 1.296875
+        0x7e18, // digits_after_blank 0.8808594
+        0x61e0, // bare_word_chars 0.07714844
+        0x7020, // latin_ext_a 0.25390625
         0x0000, // latin_ext_b 0.0
-        0x9380, // cyrillic_ext 5.75
+        0x9310, // cyrillic_ext 5.53125
         0x0000, // hebrew 0.0
         0x8270, // arabic_ext 1.3046875
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
         0x8a30, // cyr_nonrussian 2.546875
-        0x70b0, // ascii_21 0.27148438
-        0x7280, // ascii_22 0.328125
-        0x7b78, // ascii_23 0.7167969
-        0x79c0, // ascii_24 0.609375
-        0x7ec0, // ascii_25 0.921875
-        0x84d8, // ascii_26 1.6054688
-        0x7840, // ascii_27 0.515625
-        0x6530, // ascii_28 0.103027344
-        0x6d48, // ascii_29 0.20751953
+        0x6e08, // ascii_21 0.21923828
+        0x7278, // ascii_22 0.32714844
+        0x7bb8, // ascii_23 0.7324219
+        0x7820, // ascii_24 0.5078125
+        0x7e58, // ascii_25 0.8964844
+        0x8508, // ascii_26 1.6289063
+        0x7860, // ascii_27 0.5234375
+        0x6300, // ascii_28 0.0859375
+        0x6d68, // ascii_29 0.20947266
         0x0000, // ascii_2a 0.0
-        0x80d8, // ascii_2b 1.1054688
-        0x75e0, // ascii_2c 0.43359375
-        0x7c60, // ascii_2d 0.7734375
-        0x6928, // ascii_2e 0.1430664
-        0x70f8, // ascii_2f 0.28027344
-        0x7470, // ascii_3a 0.38867188
+        0x7f80, // ascii_2b 0.96875
+        0x7598, // ascii_2c 0.4248047
+        0x7c78, // ascii_2d 0.7792969
+        0x67b8, // ascii_2e 0.122802734
+        0x7178, // ascii_2f 0.29589844
+        0x74a0, // ascii_3a 0.39453125
         0x0000, // ascii_3b 0.0
-        0x7b40, // ascii_3c 0.703125
-        0x7368, // ascii_3d 0.3564453
-        0x0000, // ascii_3e 0.0
-        0x8590, // ascii_3f 1.6953125
-        0x82b8, // ascii_40 1.3398438
-        0x76e0, // ascii_5b 0.46484375
-        0x7cc0, // ascii_5c 0.796875
+        0x7a38, // ascii_3c 0.6386719
+        0x7370, // ascii_3d 0.35742188
+        0x5930, // ascii_3e 0.035888672
+        0x8520, // ascii_3f 1.640625
+        0x8328, // ascii_40 1.3945313
+        0x7820, // ascii_5b 0.5078125
+        0x7c78, // ascii_5c 0.7792969
         0x0000, // ascii_5d 0.0
-        0x8588, // ascii_5e 1.6914063
+        0x8768, // ascii_5e 1.9257813
         0x0000, // ascii_5f 0.0
-        0x70e8, // ascii_60 0.2783203
-        0x0000, // ascii_7b 0.0
-        0x7f10, // ascii_7c 0.94140625
-        0x73d8, // ascii_7d 0.3701172
-        0x67a0, // ascii_7e 0.12207031
-        0x6cb8, // upper_a 0.19873047
-        0x6c60, // upper_b 0.19335938
+        0x7218, // ascii_60 0.3154297
+        0x6da0, // ascii_7b 0.21289063
+        0x7f78, // ascii_7c 0.9667969
+        0x6c80, // ascii_7d 0.1953125
+        0x0000, // ascii_7e 0.0
+        0x6e08, // upper_a 0.21923828
+        0x71f8, // upper_b 0.31152344
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x71e0, // upper_g 0.30859375
+        0x7128, // upper_g 0.2861328
         0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x8808, // upper_j 2.0078125
-        0x82d8, // upper_k 1.3554688
+        0x8480, // upper_j 1.5625
+        0x8308, // upper_k 1.3789063
         0x0000, // upper_l 0.0
-        0x6330, // upper_m 0.087402344
+        0x5840, // upper_m 0.032226563
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7108, // upper_p 0.28222656
-        0x7cb8, // upper_q 0.7949219
+        0x70b0, // upper_p 0.27148438
+        0x79d0, // upper_q 0.61328125
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x0000, // upper_v 0.0
+        0x4898, // upper_v 0.008392334
         0x0000, // upper_w 0.0
-        0x74a0, // upper_x 0.39453125
+        0x76b0, // upper_x 0.45898438
         0x0000, // upper_y 0.0
         0x0000, // upper_z 0.0
-        0x8040, // arabic_marks 1.03125
-        0x7fc0, // han_rare 0.984375
+        0x8038, // arabic_marks 1.0273438
+        0x7fb0, // han_rare 0.98046875
         0x8880, // hebrew_marks 2.125
-        0x8670, // han_ext 1.8046875
-        0x7fb8, // han_ext_a 0.9824219
+        0x8610, // han_ext 1.7578125
+        0x8088, // han_ext_a 1.0664063
+        0x90f8, // cs_letters 4.484375
     ],
     // deepseek-v3
     [
@@ -875,352 +879,355 @@ pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
         0x7e18, // hebrew_marks 0.8808594
         0x8988, // han_ext 2.3828125
         0x83b8, // han_ext_a 1.4648438
+        0x0000, // cs_letters 0.0
     ],
     // gemini
     [
         0x0000, // bias 0.0
-        0x7cd0, // latin_runs 0.80078125
+        0x7d28, // latin_runs 0.8222656
         0x0000, // latin_chars 0.0
-        0x6610, // latin_nonascii 0.10986328
-        0x6510, // latin_case_splits 0.10205078
-        0x6870, // latin_long 0.13183594
+        0x6440, // latin_nonascii 0.095703125
+        0x68a0, // latin_case_splits 0.13476563
+        0x6838, // latin_long 0.12841797
         0x0000, // latin_caps_runs 0.0
-        0x7ba8, // cyr_runs 0.7285156
-        0x6860, // cyr_chars 0.13085938
-        0x7098, // greek_runs 0.2685547
-        0x7408, // greek_chars 0.37597656
+        0x7be0, // cyr_runs 0.7421875
+        0x6830, // cyr_chars 0.12792969
+        0x70a8, // greek_runs 0.2705078
+        0x7400, // greek_chars 0.375
         0x0000, // arabic_runs 0.0
-        0x73c0, // arabic_chars 0.3671875
+        0x73b8, // arabic_chars 0.36621094
         0x0000, // indic_runs 0.0
         0x7638, // indic_chars 0.44433594
-        0x83f0, // sea_runs 1.4921875
-        0x6ea0, // sea_chars 0.22851563
+        0x8428, // sea_runs 1.5195313
+        0x6e58, // sea_chars 0.2241211
         0x0000, // other_runs 0.0
-        0x7a30, // other_chars 0.63671875
+        0x7a20, // other_chars 0.6328125
         0x7818, // han_chars 0.5058594
-        0x7508, // han_runs 0.40722656
-        0x7100, // kana_chars 0.28125
-        0x6c78, // kana_runs 0.19482422
-        0x7988, // hangul_chars 0.5957031
-        0x7988, // hangul_runs 0.5957031
-        0x8298, // cjk_punct 1.3242188
+        0x7448, // han_runs 0.38378906
+        0x70f0, // kana_chars 0.27929688
+        0x6dc8, // kana_runs 0.21533203
+        0x79a0, // hangul_chars 0.6015625
+        0x7950, // hangul_runs 0.58203125
+        0x82d0, // cjk_punct 1.3515625
         0x8000, // digits 1.0
-        0x6a98, // digit_runs 0.16552734
+        0x6c20, // digit_runs 0.18945313
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x6eb0, // punct_runs 0.22949219
-        0x8048, // sym2 1.0351563
-        0x6a68, // sym3 0.16259766
-        0x9ac0, // sym4 10.75
-        0x8158, // emoji 1.1679688
-        0x7520, // emoji_mods 0.41015625
+        0x7158, // punct_runs 0.2919922
+        0x8078, // sym2 1.0585938
+        0x6ac0, // sym3 0.16796875
+        0x9918, // sym4 9.09375
+        0x8190, // emoji 1.1953125
+        0x7390, // emoji_mods 0.36132813
         0x0000, // spaces_single 0.0
-        0x7ef0, // ws_runs 0.93359375
+        0x7f20, // ws_runs 0.9453125
         0x0000, // ws_run_chars 0.0
-        0x8240, // nl_runs 1.28125
+        0x8248, // nl_runs 1.2851563
         0x0000, // nl_chars 0.0
-        0x6e10, // tabs 0.21972656
+        0x6ee0, // tabs 0.23242188
         0x0000, // rep_runs 0.0
-        0x5e08, // rep_chars 0.05480957
-        0x6008, // b64_chars 0.06274414
-        0x4248, // hex_chars 0.0050201416
+        0x5e38, // rep_chars 0.055541992
+        0x60e8, // b64_chars 0.06958008
+        0x2ea0, // hex_chars 0.00089263916
         0x0000, // control 0.0
-        0x7e18, // other_ws 0.8808594
+        0x7d68, // other_ws 0.8378906
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6b30, // word_after_punct 0.17480469
-        0x7020, // punct_single 0.25390625
-        0x5ba0, // nonlatin_long 0.045410156
-        0x7fc0, // caps_then_lower 0.984375
+        0x6c68, // word_after_punct 0.19384766
+        0x6db0, // punct_single 0.21386719
+        0x5ce8, // nonlatin_long 0.05041504
+        0x8080, // caps_then_lower 1.0625
         0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x8178, // rep_alpha_runs 1.1835938
-        0x6430, // rep_alpha_chars 0.095214844
-        0x88c8, // rep_wide_runs 2.1953125
-        0x6a80, // rep_wide_chars 0.1640625
-        0x5e00, // ws_long 0.0546875
-        0x5a68, // letter_a 0.040649414
-        0x61c8, // letter_b 0.076416016
+        0x80a8, // rep_alpha_runs 1.0820313
+        0x6558, // rep_alpha_chars 0.10424805
+        0x88c0, // rep_wide_runs 2.1875
+        0x6aa0, // rep_wide_chars 0.16601563
+        0x5df8, // ws_long 0.05456543
+        0x5f10, // letter_a 0.05883789
+        0x5390, // letter_b 0.022583008
         0x0000, // letter_c 0.0
-        0x62d0, // letter_d 0.084472656
+        0x6238, // letter_d 0.079833984
         0x0000, // letter_e 0.0
-        0x6118, // letter_f 0.07104492
+        0x4a80, // letter_f 0.010253906
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x4eb8, // letter_i 0.014373779
-        0x7288, // letter_j 0.32910156
-        0x75a8, // letter_k 0.4267578
-        0x6800, // letter_l 0.125
-        0x6a58, // letter_m 0.1616211
-        0x61d8, // letter_n 0.0769043
-        0x6188, // letter_o 0.07446289
-        0x5a10, // letter_p 0.03930664
-        0x7850, // letter_q 0.51953125
-        0x6248, // letter_r 0.080322266
+        0x6110, // letter_i 0.07080078
+        0x6bd0, // letter_j 0.18457031
+        0x73b8, // letter_k 0.36621094
+        0x65f0, // letter_l 0.10888672
+        0x6a40, // letter_m 0.16015625
+        0x6098, // letter_n 0.06713867
+        0x59c0, // letter_o 0.038085938
+        0x0000, // letter_p 0.0
+        0x7950, // letter_q 0.58203125
+        0x6510, // letter_r 0.10205078
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x60e8, // letter_u 0.06958008
-        0x7648, // letter_v 0.44628906
+        0x5d18, // letter_u 0.05114746
+        0x6ba8, // letter_v 0.1821289
         0x0000, // letter_w 0.0
-        0x6560, // letter_x 0.10449219
+        0x5b08, // letter_x 0.04309082
         0x0000, // letter_y 0.0
-        0x8070, // letter_z 1.0546875
-        0x6e88, // indic2_runs 0.22705078
-        0x7a18, // bengali_chars 0.6308594
-        0x7c58, // gurmukhi_chars 0.7714844
-        0x7b80, // gujarati_chars 0.71875
-        0x8078, // odia_chars 1.0585938
-        0x7590, // tamil_chars 0.42382813
-        0x79d8, // telugu_chars 0.6152344
-        0x7ab8, // kannada_chars 0.6699219
-        0x78a0, // malayalam_chars 0.5390625
-        0x7e60, // sinhala_chars 0.8984375
-        0x7f60, // digits_after_blank 0.9609375
-        0x5f30, // bare_word_chars 0.059326172
-        0x7ed0, // latin_ext_a 0.92578125
+        0x80a0, // letter_z 1.078125
+        0x6fc0, // indic2_runs 0.24609375
+        0x7a00, // bengali_chars 0.625
+        0x7c40, // gurmukhi_chars 0.765625
+        0x7b70, // gujarati_chars 0.71484375
+        0x8070, // odia_chars 1.0546875
+        0x7570, // tamil_chars 0.41992188
+        0x79c8, // telugu_chars 0.6113281
+        0x7aa8, // kannada_chars 0.6660156
+        0x7898, // malayalam_chars 0.5371094
+        0x7e50, // sinhala_chars 0.89453125
+        0x7f50, // digits_after_blank 0.95703125
+        0x5ef0, // bare_word_chars 0.05834961
+        0x7d20, // latin_ext_a 0.8203125
         0x0000, // latin_ext_b 0.0
-        0x96a8, // cyrillic_ext 7.328125
-        0x6818, // hebrew 0.12646484
+        0x9668, // cyrillic_ext 7.203125
+        0x6828, // hebrew 0.1274414
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x8158, // cyr_nonrussian 1.1679688
-        0x6c70, // ascii_21 0.19433594
-        0x7190, // ascii_22 0.29882813
-        0x77d8, // ascii_23 0.4951172
-        0x7340, // ascii_24 0.3515625
-        0x78c8, // ascii_25 0.5488281
-        0x7ef8, // ascii_26 0.9355469
-        0x7638, // ascii_27 0.44433594
-        0x4618, // ascii_28 0.006881714
-        0x7ad8, // ascii_29 0.6777344
-        0x6bb0, // ascii_2a 0.18261719
-        0x7b78, // ascii_2b 0.7167969
-        0x7210, // ascii_2c 0.31445313
-        0x7698, // ascii_2d 0.4560547
-        0x6fe0, // ascii_2e 0.24804688
-        0x7248, // ascii_2f 0.32128906
-        0x7358, // ascii_3a 0.3544922
+        0x8168, // cyr_nonrussian 1.1757813
+        0x6960, // ascii_21 0.14648438
+        0x70a0, // ascii_22 0.26953125
+        0x7620, // ascii_23 0.44140625
+        0x7138, // ascii_24 0.28808594
+        0x7858, // ascii_25 0.5214844
+        0x7d08, // ascii_26 0.8144531
+        0x7530, // ascii_27 0.41210938
+        0x0000, // ascii_28 0.0
+        0x7a40, // ascii_29 0.640625
+        0x6a98, // ascii_2a 0.16552734
+        0x7a00, // ascii_2b 0.625
+        0x7088, // ascii_2c 0.26660156
+        0x7598, // ascii_2d 0.4248047
+        0x6ce0, // ascii_2e 0.20117188
+        0x7130, // ascii_2f 0.28710938
+        0x72a8, // ascii_3a 0.3330078
         0x0000, // ascii_3b 0.0
-        0x68c0, // ascii_3c 0.13671875
-        0x7808, // ascii_3d 0.5019531
-        0x6cd8, // ascii_3e 0.2006836
-        0x81c0, // ascii_3f 1.21875
-        0x78e8, // ascii_40 0.5566406
+        0x0000, // ascii_3c 0.0
+        0x7758, // ascii_3d 0.4794922
+        0x7148, // ascii_3e 0.29003906
+        0x81f8, // ascii_3f 1.2460938
+        0x7870, // ascii_40 0.52734375
         0x0000, // ascii_5b 0.0
-        0x79f0, // ascii_5c 0.62109375
-        0x7850, // ascii_5d 0.51953125
-        0x7e18, // ascii_5e 0.8808594
-        0x6fa0, // ascii_5f 0.24414063
-        0x63d8, // ascii_60 0.0925293
+        0x7968, // ascii_5c 0.5878906
+        0x7770, // ascii_5d 0.48242188
+        0x7d98, // ascii_5e 0.8496094
+        0x6f80, // ascii_5f 0.2421875
+        0x6520, // ascii_60 0.10253906
         0x0000, // ascii_7b 0.0
-        0x77f0, // ascii_7c 0.49804688
-        0x77e0, // ascii_7d 0.49609375
-        0x75f8, // ascii_7e 0.43652344
-        0x76c0, // upper_a 0.4609375
-        0x6858, // upper_b 0.1303711
+        0x77e8, // ascii_7c 0.4970703
+        0x7840, // ascii_7d 0.515625
+        0x74c8, // ascii_7e 0.39941406
+        0x7560, // upper_a 0.41796875
+        0x6860, // upper_b 0.13085938
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
-        0x4948, // upper_f 0.009063721
-        0x7730, // upper_g 0.47460938
-        0x50b8, // upper_h 0.017028809
+        0x53d0, // upper_f 0.023071289
+        0x7910, // upper_g 0.56640625
+        0x0000, // upper_h 0.0
         0x0000, // upper_i 0.0
-        0x7e00, // upper_j 0.875
-        0x7748, // upper_k 0.47753906
+        0x7d20, // upper_j 0.8203125
+        0x7840, // upper_k 0.515625
         0x0000, // upper_l 0.0
         0x0000, // upper_m 0.0
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x70b0, // upper_p 0.27148438
-        0x7c08, // upper_q 0.7519531
+        0x70a8, // upper_p 0.2705078
+        0x7b30, // upper_q 0.69921875
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
-        0x0000, // upper_u 0.0
+        0x30f8, // upper_u 0.0010948181
         0x0000, // upper_v 0.0
-        0x5cb8, // upper_w 0.049682617
-        0x5758, // upper_x 0.029968262
-        0x6570, // upper_y 0.10498047
-        0x7530, // upper_z 0.41210938
-        0x7ed8, // arabic_marks 0.9277344
+        0x6030, // upper_w 0.063964844
+        0x63b0, // upper_x 0.091308594
+        0x5580, // upper_y 0.026367188
+        0x70e0, // upper_z 0.27734375
+        0x7ec0, // arabic_marks 0.921875
         0x8200, // han_rare 1.25
-        0x7bc0, // hebrew_marks 0.734375
-        0x8ba0, // han_ext 2.90625
-        0x86f0, // han_ext_a 1.8671875
+        0x7bb8, // hebrew_marks 0.7324219
+        0x8b80, // han_ext 2.875
+        0x87a8, // han_ext_a 1.9570313
+        0x8418, // cs_letters 1.5117188
     ],
     // gemma3
     [
         0x0000, // bias 0.0
-        0x7c70, // latin_runs 0.77734375
+        0x7cc8, // latin_runs 0.7988281
         0x0000, // latin_chars 0.0
-        0x6878, // latin_nonascii 0.13232422
-        0x6670, // latin_case_splits 0.11279297
-        0x68e8, // latin_long 0.13916016
+        0x6840, // latin_nonascii 0.12890625
+        0x6778, // latin_case_splits 0.12084961
+        0x6948, // latin_long 0.14501953
         0x0000, // latin_caps_runs 0.0
-        0x8198, // cyr_runs 1.1992188
-        0x5d08, // cyr_chars 0.05090332
-        0x6008, // greek_runs 0.06274414
-        0x7448, // greek_chars 0.38378906
+        0x81a8, // cyr_runs 1.2070313
+        0x5c90, // cyr_chars 0.049072266
+        0x6188, // greek_runs 0.07446289
+        0x7430, // greek_chars 0.38085938
         0x0000, // arabic_runs 0.0
-        0x7368, // arabic_chars 0.3564453
-        0x5ab8, // indic_runs 0.041870117
-        0x7100, // indic_chars 0.28125
-        0x87f8, // sea_runs 1.9960938
-        0x6680, // sea_chars 0.11328125
-        0x8818, // other_runs 2.0234375
-        0x6c98, // other_chars 0.19677734
+        0x7360, // arabic_chars 0.35546875
+        0x58e8, // indic_runs 0.03479004
+        0x7108, // indic_chars 0.28222656
+        0x87d8, // sea_runs 1.9804688
+        0x6628, // sea_chars 0.1105957
+        0x8820, // other_runs 2.03125
+        0x6c38, // other_chars 0.19091797
         0x7820, // han_chars 0.5078125
-        0x7318, // han_runs 0.3466797
-        0x7248, // kana_chars 0.32128906
-        0x6360, // kana_runs 0.08886719
+        0x72b0, // han_runs 0.33398438
+        0x7218, // kana_chars 0.3154297
+        0x6790, // kana_runs 0.12158203
         0x7200, // hangul_chars 0.3125
-        0x8000, // hangul_runs 1.0
-        0x81f8, // cjk_punct 1.2460938
-        0x8008, // digits 1.0039063
-        0x6f28, // digit_runs 0.2368164
+        0x7ff0, // hangul_runs 0.99609375
+        0x8208, // cjk_punct 1.2539063
+        0x8000, // digits 1.0
+        0x7010, // digit_runs 0.25195313
         0x0000, // digit_groups3 0.0
         0x0000, // punct 0.0
-        0x7008, // punct_runs 0.25097656
-        0x80a8, // sym2 1.0820313
-        0x7148, // sym3 0.29003906
-        0x9818, // sym4 8.09375
-        0x8500, // emoji 1.625
-        0x5f80, // emoji_mods 0.060546875
+        0x6fc8, // punct_runs 0.24658203
+        0x8098, // sym2 1.0742188
+        0x7280, // sym3 0.328125
+        0x95c8, // sym4 6.890625
+        0x8510, // emoji 1.6328125
+        0x5610, // emoji_mods 0.02746582
         0x0000, // spaces_single 0.0
-        0x7ed0, // ws_runs 0.92578125
+        0x7ef8, // ws_runs 0.9355469
         0x0000, // ws_run_chars 0.0
-        0x82d0, // nl_runs 1.3515625
+        0x82e0, // nl_runs 1.359375
         0x0000, // nl_chars 0.0
-        0x6e88, // tabs 0.22705078
+        0x6f60, // tabs 0.24023438
         0x0000, // rep_runs 0.0
-        0x5cf8, // rep_chars 0.05065918
-        0x5bb0, // b64_chars 0.045654297
-        0x3088, // hex_chars 0.0010414124
+        0x5d10, // rep_chars 0.05102539
+        0x6030, // b64_chars 0.063964844
+        0x0000, // hex_chars 0.0
         0x0000, // control 0.0
-        0x86d0, // other_ws 1.8515625
+        0x86e8, // other_ws 1.8632813
         0x0000, // latin_long2 0.0
         0x0000, // latin_upper 0.0
-        0x6fa8, // word_after_punct 0.2446289
-        0x6c80, // punct_single 0.1953125
-        0x6148, // nonlatin_long 0.072509766
-        0x7ea0, // caps_then_lower 0.9140625
+        0x6ff0, // word_after_punct 0.24902344
+        0x6ca0, // punct_single 0.19726563
+        0x6230, // nonlatin_long 0.079589844
+        0x7de8, // caps_then_lower 0.8691406
         0x0000, // mixed_alnum_chars 0.0
         0x0000, // backslash_words 0.0
-        0x8100, // rep_alpha_runs 1.125
+        0x8060, // rep_alpha_runs 1.046875
         0x6c98, // rep_alpha_chars 0.19677734
-        0x88a0, // rep_wide_runs 2.15625
+        0x88d0, // rep_wide_runs 2.203125
         0x64a0, // rep_wide_chars 0.09863281
-        0x58f8, // ws_long 0.03503418
-        0x5920, // letter_a 0.03564453
-        0x64a0, // letter_b 0.09863281
+        0x5918, // ws_long 0.03552246
+        0x5f80, // letter_a 0.060546875
+        0x5ab0, // letter_b 0.041748047
         0x0000, // letter_c 0.0
-        0x6968, // letter_d 0.14697266
+        0x6710, // letter_d 0.11767578
         0x0000, // letter_e 0.0
-        0x5258, // letter_f 0.020202637
+        0x0000, // letter_f 0.0
         0x0000, // letter_g 0.0
         0x0000, // letter_h 0.0
-        0x0000, // letter_i 0.0
-        0x7300, // letter_j 0.34375
-        0x7600, // letter_k 0.4375
-        0x6780, // letter_l 0.12109375
-        0x6f00, // letter_m 0.234375
-        0x6850, // letter_n 0.12988281
-        0x61d8, // letter_o 0.0769043
-        0x5ea8, // letter_p 0.057250977
-        0x79b8, // letter_q 0.6074219
-        0x6848, // letter_r 0.12939453
+        0x5d18, // letter_i 0.05114746
+        0x6c60, // letter_j 0.19335938
+        0x7410, // letter_k 0.37695313
+        0x6628, // letter_l 0.1105957
+        0x6ea8, // letter_m 0.2290039
+        0x6688, // letter_n 0.11352539
+        0x5700, // letter_o 0.029296875
+        0x5320, // letter_p 0.021728516
+        0x7ad0, // letter_q 0.67578125
+        0x6990, // letter_r 0.14941406
         0x0000, // letter_s 0.0
         0x0000, // letter_t 0.0
-        0x6050, // letter_u 0.064941406
-        0x7448, // letter_v 0.38378906
+        0x5e38, // letter_u 0.055541992
+        0x65a0, // letter_v 0.10644531
         0x0000, // letter_w 0.0
-        0x6338, // letter_x 0.087646484
+        0x59c0, // letter_x 0.038085938
         0x0000, // letter_y 0.0
-        0x81c8, // letter_z 1.2226563
+        0x8250, // letter_z 1.2890625
         0x0000, // indic2_runs 0.0
-        0x7160, // bengali_chars 0.29296875
-        0x7ab0, // gurmukhi_chars 0.66796875
+        0x7150, // bengali_chars 0.29101563
+        0x7aa8, // gurmukhi_chars 0.6660156
         0x76e0, // gujarati_chars 0.46484375
         0x7cb0, // odia_chars 0.79296875
-        0x6dd8, // tamil_chars 0.2163086
+        0x6db8, // tamil_chars 0.21435547
         0x74d8, // telugu_chars 0.4013672
-        0x74d0, // kannada_chars 0.40039063
+        0x74c0, // kannada_chars 0.3984375
         0x71e0, // malayalam_chars 0.30859375
         0x7860, // sinhala_chars 0.5234375
-        0x7e58, // digits_after_blank 0.8964844
-        0x6348, // bare_word_chars 0.088134766
-        0x7c08, // latin_ext_a 0.7519531
+        0x7e78, // digits_after_blank 0.9042969
+        0x62e8, // bare_word_chars 0.08520508
+        0x79b0, // latin_ext_a 0.60546875
         0x0000, // latin_ext_b 0.0
-        0x9048, // cyrillic_ext 4.140625
+        0x9010, // cyrillic_ext 4.03125
         0x6af0, // hebrew 0.17089844
         0x0000, // arabic_ext 0.0
         0x0000, // lead_e1 0.0
         0x0000, // cont_94_97 0.0
-        0x7f70, // cyr_nonrussian 0.96484375
-        0x73c8, // ascii_21 0.36816406
-        0x7090, // ascii_22 0.26757813
-        0x7930, // ascii_23 0.57421875
-        0x6e88, // ascii_24 0.22705078
-        0x7890, // ascii_25 0.53515625
-        0x7fb8, // ascii_26 0.9824219
-        0x7610, // ascii_27 0.43945313
+        0x7f78, // cyr_nonrussian 0.9667969
+        0x76a0, // ascii_21 0.45703125
+        0x70c8, // ascii_22 0.27441406
+        0x78f8, // ascii_23 0.5605469
+        0x6c58, // ascii_24 0.1928711
+        0x78a8, // ascii_25 0.5410156
+        0x7eb8, // ascii_26 0.9199219
+        0x7648, // ascii_27 0.44628906
         0x0000, // ascii_28 0.0
-        0x7a08, // ascii_29 0.6269531
-        0x6638, // ascii_2a 0.111083984
-        0x7b40, // ascii_2b 0.703125
-        0x71c8, // ascii_2c 0.30566406
-        0x75a0, // ascii_2d 0.42578125
-        0x6a00, // ascii_2e 0.15625
-        0x7118, // ascii_2f 0.2841797
-        0x7108, // ascii_3a 0.28222656
+        0x7a30, // ascii_29 0.63671875
+        0x6978, // ascii_2a 0.14794922
+        0x7a58, // ascii_2b 0.6464844
+        0x7138, // ascii_2c 0.28808594
+        0x75e8, // ascii_2d 0.4345703
+        0x6978, // ascii_2e 0.14794922
+        0x70f8, // ascii_2f 0.28027344
+        0x7168, // ascii_3a 0.2939453
         0x0000, // ascii_3b 0.0
         0x0000, // ascii_3c 0.0
-        0x7798, // ascii_3d 0.4873047
-        0x67c8, // ascii_3e 0.123291016
-        0x7e48, // ascii_3f 0.8925781
-        0x7c80, // ascii_40 0.78125
-        0x7780, // ascii_5b 0.484375
-        0x79a8, // ascii_5c 0.6035156
+        0x77e8, // ascii_3d 0.4970703
+        0x6960, // ascii_3e 0.14648438
+        0x7e38, // ascii_3f 0.8886719
+        0x7c50, // ascii_40 0.76953125
+        0x7838, // ascii_5b 0.5136719
+        0x79d0, // ascii_5c 0.61328125
         0x0000, // ascii_5d 0.0
-        0x8630, // ascii_5e 1.7734375
-        0x70b8, // ascii_5f 0.27246094
-        0x5070, // ascii_60 0.016479492
-        0x67e8, // ascii_7b 0.12426758
-        0x7af8, // ascii_7c 0.6855469
-        0x7220, // ascii_7d 0.31640625
-        0x6d08, // ascii_7e 0.20361328
-        0x7608, // upper_a 0.43847656
-        0x6998, // upper_b 0.14990234
+        0x8508, // ascii_5e 1.6289063
+        0x7108, // ascii_5f 0.28222656
+        0x55d8, // ascii_60 0.027038574
+        0x7310, // ascii_7b 0.34570313
+        0x7b90, // ascii_7c 0.72265625
+        0x6838, // ascii_7d 0.12841797
+        0x6320, // ascii_7e 0.08691406
+        0x74e8, // upper_a 0.4033203
+        0x7098, // upper_b 0.2685547
         0x0000, // upper_c 0.0
         0x0000, // upper_d 0.0
         0x0000, // upper_e 0.0
         0x0000, // upper_f 0.0
-        0x7008, // upper_g 0.25097656
-        0x63c8, // upper_h 0.092041016
+        0x7228, // upper_g 0.3173828
+        0x5d48, // upper_h 0.051879883
         0x0000, // upper_i 0.0
-        0x82a0, // upper_j 1.328125
-        0x7fb8, // upper_k 0.9824219
+        0x8030, // upper_j 1.0234375
+        0x8050, // upper_k 1.0390625
         0x0000, // upper_l 0.0
         0x0000, // upper_m 0.0
         0x0000, // upper_n 0.0
         0x0000, // upper_o 0.0
-        0x7108, // upper_p 0.28222656
-        0x8008, // upper_q 1.0039063
+        0x7068, // upper_p 0.2626953
+        0x7e50, // upper_q 0.89453125
         0x0000, // upper_r 0.0
         0x0000, // upper_s 0.0
         0x0000, // upper_t 0.0
         0x0000, // upper_u 0.0
-        0x0000, // upper_v 0.0
-        0x4d98, // upper_w 0.0132751465
-        0x65c0, // upper_x 0.107421875
+        0x6070, // upper_v 0.06591797
+        0x6860, // upper_w 0.13085938
+        0x7000, // upper_x 0.25
         0x0000, // upper_y 0.0
-        0x7808, // upper_z 0.5019531
-        0x78a8, // arabic_marks 0.5410156
-        0x8358, // han_rare 1.4179688
+        0x71d8, // upper_z 0.3076172
+        0x7890, // arabic_marks 0.53515625
+        0x8340, // han_rare 1.40625
         0x8020, // hebrew_marks 1.015625
-        0x8a20, // han_ext 2.53125
-        0x8578, // han_ext_a 1.6835938
+        0x8a18, // han_ext 2.5234375
+        0x8610, // han_ext_a 1.7578125
+        0x8580, // cs_letters 1.6875
     ],
     // mistral-v1
     [
@@ -1394,6 +1401,7 @@ pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
         0x7008, // hebrew_marks 0.25097656
         0x8018, // han_ext 1.0117188
         0x0000, // han_ext_a 0.0
+        0x0000, // cs_letters 0.0
     ],
     // claude-legacy
     [
@@ -1567,6 +1575,7 @@ pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
         0x81f0, // hebrew_marks 1.2421875
         0x7ac0, // han_ext 0.671875
         0x78d8, // han_ext_a 0.5527344
+        0x0000, // cs_letters 0.0
     ],
 ];
 
@@ -1574,83 +1583,83 @@ pub(crate) const RATE_CODES: [[u16; 170]; 9] = [
 pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
     // o200k
     &[
-        [0.0027656555, -2.6191406, 2.7080078], // empty
-        [0.006832123, -4.4785156, 4.3476563], // prose
-        [0.004760742, -2.6191406, 13.230469], // cyrillic
-        [0.0027132034, -3.2714844, 4.0039063], // arabic
-        [0.0018558502, -3.4902344, 5.6992188], // indic
-        [0.0080451965, -3.4941406, 5.4453125], // cjk
-        [0.0057201385, -2.6191406, 7.171875], // korean
-        [0.004179001, -5.1621094, 6.6054688], // other-script
-        [-0.0025157928, -3.6699219, 5.8085938], // code
-        [0.0053157806, -3.6328125, 5.1054688], // json
-        [-0.005800247, -3.4638672, 2.8798828], // markup
-        [0.0017776489, -6.0898438, 2.7080078], // latex
-        [0.0035953522, -5.5390625, 2.7080078], // tabular
-        [-0.004928589, -2.6191406, 2.7080078], // numeric
-        [0.001364708, -4.9121094, 2.7080078], // encoded
-        [0.016296387, -6.361328, 3.9853516], // emoji
-        [-0.023399353, -2.6191406, 2.7080078], // repetitive
+        [0.0021123886, -2.5429688, 2.7197266], // empty
+        [0.005672455, -4.6835938, 4.453125], // prose
+        [0.0049476624, -2.5429688, 13.488281], // cyrillic
+        [0.0028944016, -3.3271484, 3.8759766], // arabic
+        [0.0015969276, -3.4345703, 5.501953], // indic
+        [0.010772705, -3.5703125, 5.6875], // cjk
+        [0.0038604736, -2.5429688, 7.3359375], // korean
+        [0.0037984848, -5.654297, 6.6445313], // other-script
+        [-0.003692627, -3.5566406, 5.830078], // code
+        [0.0027580261, -3.8457031, 5.1484375], // json
+        [-0.002820015, -3.7421875, 2.9160156], // markup
+        [0.0018582344, -6.3398438, 3.0751953], // latex
+        [0.0032205582, -5.123047, 2.7197266], // tabular
+        [-0.0057907104, -2.5429688, 2.7197266], // numeric
+        [0.00072050095, -5.7285156, 2.7197266], // encoded
+        [0.016235352, -5.7070313, 4.0273438], // emoji
+        [-0.020553589, -2.5429688, 2.7197266], // repetitive
     ],
     // cl100k
     &[
-        [0.0017204285, -2.4101563, 2.8291016], // empty
-        [0.0070495605, -5.5429688, 3.9472656], // prose
-        [0.004306793, -2.4101563, 10.7109375], // cyrillic
-        [-0.0021677017, -2.453125, 4.4882813], // arabic
-        [-0.002532959, -2.4101563, 2.8291016], // indic
-        [0.007452011, -2.9902344, 7.6347656], // cjk
-        [0.015769958, -2.4101563, 5.9472656], // korean
-        [-0.00021898746, -4.5839844, 4.3789063], // other-script
-        [-0.0012516975, -3.758789, 6.3164063], // code
-        [0.006439209, -3.5253906, 5.53125], // json
-        [-0.0037431717, -2.4648438, 3.3183594], // markup
-        [-0.0036420822, -6.6933594, 4.513672], // latex
-        [0.0074977875, -7.1777344, 2.8291016], // tabular
-        [-0.0052261353, -2.4101563, 2.8291016], // numeric
-        [-0.00092840195, -2.4101563, 2.8291016], // encoded
-        [0.010372162, -4.3125, 5.0429688], // emoji
-        [0.053634644, -2.4101563, 2.8291016], // repetitive
+        [0.0010890961, -2.3740234, 2.9277344], // empty
+        [0.0053482056, -5.5214844, 3.7998047], // prose
+        [0.005296707, -2.3740234, 10.78125], // cyrillic
+        [-0.001994133, -2.5263672, 4.435547], // arabic
+        [-0.0015377998, -2.3740234, 2.9277344], // indic
+        [0.0066013336, -2.9638672, 7.638672], // cjk
+        [0.015792847, -2.3740234, 5.9726563], // korean
+        [-0.00021517277, -4.5625, 4.767578], // other-script
+        [-0.0014286041, -3.7539063, 6.435547], // code
+        [0.0012483597, -3.5136719, 5.5214844], // json
+        [-0.004392624, -2.5566406, 3.2705078], // markup
+        [-0.0023994446, -6.732422, 4.4101563], // latex
+        [0.008808136, -6.8945313, 2.9277344], // tabular
+        [-0.00658226, -2.3740234, 2.9277344], // numeric
+        [-0.0013976097, -2.3740234, 2.9277344], // encoded
+        [0.009887695, -4.455078, 5.1621094], // emoji
+        [0.050857544, -2.3740234, 2.9277344], // repetitive
     ],
     // llama3
     &[
-        [0.0032463074, -2.5947266, 2.6201172], // empty
-        [0.0118637085, -5.390625, 4.15625], // prose
-        [-0.0015025139, -2.5947266, 12.988281], // cyrillic
-        [0.003334999, -3.2695313, 4.388672], // arabic
-        [0.0008330345, -2.5947266, 2.6201172], // indic
-        [0.0063228607, -3.2402344, 4.658203], // cjk
-        [0.0059547424, -2.5947266, 4.7460938], // korean
-        [0.005367279, -2.5947266, 4.2929688], // other-script
-        [-0.0005683899, -3.8457031, 7.5820313], // code
-        [-0.0023994446, -3.4765625, 5.1972656], // json
-        [-0.006910324, -2.9921875, 3.368164], // markup
-        [-0.0014357567, -5.1640625, 3.421875], // latex
-        [0.008686066, -6.5253906, 2.6201172], // tabular
-        [-0.009372711, -2.5947266, 2.6201172], // numeric
-        [-0.0067691803, -2.5947266, 2.6201172], // encoded
-        [0.006614685, -4.5878906, 8.9375], // emoji
-        [0.007095337, -2.5947266, 2.6201172], // repetitive
+        [0.0030899048, -2.6113281, 2.6230469], // empty
+        [0.011299133, -5.3945313, 4.2148438], // prose
+        [-0.0021429062, -2.6113281, 12.988281], // cyrillic
+        [0.002650261, -3.265625, 4.3984375], // arabic
+        [0.00088214874, -2.6113281, 2.6230469], // indic
+        [0.00623703, -3.2529297, 4.6796875], // cjk
+        [0.005580902, -2.6113281, 4.7539063], // korean
+        [0.0054340363, -2.6113281, 4.3007813], // other-script
+        [-0.0006349087, -3.8066406, 7.5996094], // code
+        [-0.0023555756, -3.5009766, 5.236328], // json
+        [-0.0077495575, -2.9785156, 3.4394531], // markup
+        [-0.0013709068, -5.1796875, 3.4160156], // latex
+        [0.008888245, -6.5234375, 2.6230469], // tabular
+        [-0.008968353, -2.6113281, 2.6230469], // numeric
+        [-0.006505966, -2.6113281, 2.6230469], // encoded
+        [0.005804062, -4.53125, 8.972656], // emoji
+        [0.01714325, -2.6113281, 2.6230469], // repetitive
     ],
     // qwen3
     &[
-        [0.002357483, -2.5078125, 2.8935547], // empty
-        [0.011230469, -5.4726563, 4.423828], // prose
-        [0.0036821365, -2.5078125, 7.5898438], // cyrillic
-        [0.0015769005, -2.8486328, 3.7919922], // arabic
-        [0.0009126663, -2.5605469, 2.8935547], // indic
-        [0.014076233, -4.623047, 6.671875], // cjk
-        [0.0031776428, -2.5078125, 4.4335938], // korean
-        [0.003965378, -2.5078125, 2.8935547], // other-script
-        [-0.004146576, -3.7958984, 5.75], // code
-        [-0.005191803, -3.8916016, 5.1347656], // json
-        [-0.004919052, -2.5078125, 3.2197266], // markup
-        [-0.0056381226, -5.2929688, 4.091797], // latex
-        [0.004392624, -7.810547, 2.8935547], // tabular
-        [-0.003917694, -2.5078125, 2.8935547], // numeric
-        [-0.004207611, -2.5078125, 2.8935547], // encoded
-        [0.053512573, -5.8242188, 4.8027344], // emoji
-        [0.049942017, -2.5078125, 2.8935547], // repetitive
+        [0.0033473969, -2.6152344, 2.7480469], // empty
+        [0.011562347, -5.8515625, 3.1289063], // prose
+        [0.0056533813, -2.6152344, 8.074219], // cyrillic
+        [0.002916336, -3.0566406, 3.8964844], // arabic
+        [0.0009570122, -2.8964844, 2.7480469], // indic
+        [0.018478394, -5.0058594, 7.0976563], // cjk
+        [0.0024824142, -2.6152344, 4.6367188], // korean
+        [0.004348755, -2.6152344, 4.0859375], // other-script
+        [-0.0012273788, -3.9453125, 6.091797], // code
+        [-0.0019350052, -3.2851563, 5.3378906], // json
+        [-0.0057430267, -2.6152344, 3.4697266], // markup
+        [-0.0054302216, -5.609375, 4.1777344], // latex
+        [0.005004883, -7.705078, 2.7480469], // tabular
+        [-0.0016121864, -2.6152344, 2.7480469], // numeric
+        [-0.006055832, -2.6152344, 2.7480469], // encoded
+        [0.04827881, -5.638672, 5.251953], // emoji
+        [0.04071045, -2.6152344, 2.7480469], // repetitive
     ],
     // deepseek-v3
     &[
@@ -1674,43 +1683,43 @@ pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
     ],
     // gemini
     &[
-        [0.002538681, -2.366211, 2.8105469], // empty
-        [0.003531456, -4.0742188, 4.6367188], // prose
-        [0.0040607452, -2.9960938, 11.902344], // cyrillic
-        [0.0045261383, -3.8583984, 2.8105469], // arabic
-        [0.005235672, -3.196289, 5.4335938], // indic
-        [0.006696701, -4.267578, 6.796875], // cjk
-        [-2.306886e-6, -2.366211, 3.0341797], // korean
-        [0.003408432, -4.482422, 6.6015625], // other-script
-        [-0.0002655983, -3.4248047, 4.328125], // code
-        [0.0006155968, -2.9746094, 2.9785156], // json
-        [-0.00038444996, -2.366211, 2.8105469], // markup
-        [-0.003455162, -3.640625, 2.8105469], // latex
-        [-0.0017881393, -11.128906, 2.8105469], // tabular
-        [-0.005214691, -2.366211, 2.8105469], // numeric
-        [0.0004389286, -2.366211, 2.8105469], // encoded
-        [0.039245605, -10.011719, 9.484375], // emoji
-        [-0.016212463, -2.366211, 2.8105469], // repetitive
+        [0.0020942688, -2.3017578, 2.7988281], // empty
+        [0.0038194656, -3.3320313, 4.8671875], // prose
+        [0.0038280487, -3.0048828, 11.9375], // cyrillic
+        [0.004709244, -3.9003906, 2.7988281], // arabic
+        [0.004108429, -3.0410156, 5.2460938], // indic
+        [0.004486084, -4.080078, 7.1875], // cjk
+        [0.0005812645, -2.3017578, 3.0595703], // korean
+        [0.0035133362, -4.486328, 6.6640625], // other-script
+        [0.0005569458, -3.2265625, 4.3808594], // code
+        [-0.0005810261, -3.241211, 2.7988281], // json
+        [0.00074481964, -2.3017578, 2.7988281], // markup
+        [-0.0037107468, -3.4677734, 2.8173828], // latex
+        [-0.00066423416, -11.1640625, 2.7988281], // tabular
+        [-0.0061416626, -2.3017578, 2.7988281], // numeric
+        [-0.00017625093, -2.3017578, 2.7988281], // encoded
+        [0.035247803, -10.421875, 9.621094], // emoji
+        [-0.016654968, -2.3017578, 2.7988281], // repetitive
     ],
     // gemma3
     &[
-        [0.0018262863, -2.2695313, 2.7666016], // empty
-        [0.0054035187, -4.140625, 4.560547], // prose
-        [0.005750656, -3.4970703, 13.542969], // cyrillic
-        [-0.0002566576, -3.1347656, 3.3896484], // arabic
-        [0.006357193, -5.2714844, 7.296875], // indic
-        [0.0059394836, -3.4824219, 6.126953], // cjk
-        [0.004310608, -2.2695313, 5.5839844], // korean
-        [-0.00020593405, -2.6445313, 4.876953], // other-script
-        [-6.553531e-5, -3.788086, 4.861328], // code
-        [-0.0025911331, -2.9199219, 3.1201172], // json
-        [0.0018587112, -2.5429688, 2.7666016], // markup
-        [-0.0048732758, -5.1875, 2.7666016], // latex
-        [-0.0012927055, -10.6796875, 2.7666016], // tabular
-        [-0.006105423, -2.2695313, 2.7666016], // numeric
-        [0.0018005371, -2.2695313, 2.7666016], // encoded
-        [0.0446167, -7.4570313, 8.308594], // emoji
-        [-0.014053345, -2.4658203, 2.7666016], // repetitive
+        [0.0013184547, -2.2050781, 2.803711], // empty
+        [0.0036239624, -3.5703125, 4.705078], // prose
+        [0.004076004, -3.53125, 13.703125], // cyrillic
+        [-0.0014543533, -3.1748047, 3.3173828], // arabic
+        [0.005842209, -5.283203, 7.189453], // indic
+        [0.0051574707, -3.381836, 6.4589844], // cjk
+        [0.0023860931, -2.2050781, 5.6308594], // korean
+        [0.0024261475, -2.7265625, 4.908203], // other-script
+        [-0.00067043304, -3.6445313, 4.8496094], // code
+        [0.0021791458, -3.2353516, 2.881836], // json
+        [0.0011472702, -2.25, 2.803711], // markup
+        [-0.007762909, -5.126953, 2.8779297], // latex
+        [-0.0026607513, -11.042969, 2.803711], // tabular
+        [-0.007003784, -2.2050781, 2.803711], // numeric
+        [0.0020370483, -2.2050781, 2.803711], // encoded
+        [0.046401978, -8.011719, 7.9785156], // emoji
+        [-0.021583557, -2.413086, 2.803711], // repetitive
     ],
     // mistral-v1
     &[
@@ -1757,13 +1766,13 @@ pub(crate) const BANDS: [&[[f32; 3]]; 9] = [
 /// Per profile: the spread `[a, b, c]`, σ = sqrt(a + b / L + c · r) for a linear estimate of L tokens and a
 /// share r of characters in long runs (`estimate::sigma`).
 pub(crate) const SPREAD: [[f32; 3]; 9] = [
-    [0.0038261414, 0.2845459, 0.091552734], // o200k
-    [0.0036907196, 0.43139648, 0.03881836], // cl100k
-    [0.0047721863, 0.4699707, 0.03375244], // llama3
-    [0.0046539307, 0.48120117, 0.03265381], // qwen3
+    [0.003695488, 0.27404785, 0.114227295], // o200k
+    [0.0036497116, 0.4189453, 0.047042847], // cl100k
+    [0.0047416687, 0.4855957, 0.034057617], // llama3
+    [0.0039367676, 0.54956055, 0.031677246], // qwen3
     [0.0037145615, 0.45092773, 0.037994385], // deepseek-v3
-    [0.003323555, 0.0899353, 0.010845184], // gemini
-    [0.003753662, 0.15393066, 0.013259888], // gemma3
+    [0.0033445358, 0.07489014, 0.011413574], // gemini
+    [0.00374794, 0.12945557, 0.011550903], // gemma3
     [0.0023498535, 0.39282227, 0.004671097], // mistral-v1
     [0.0046596527, 0.04208374, 0.028259277], // claude-legacy
 ];
@@ -1771,13 +1780,13 @@ pub(crate) const SPREAD: [[f32; 3]; 9] = [
 /// Per profile: the additive high end's terms, `U` per class in `Class::ALL` order, then `Z`
 /// (`estimate::additive_high`).
 pub(crate) const HIGH: [[f32; 9]; 9] = [
-    [1.2670898, 1.5810547, 1.5292969, 1.3959961, 1.2319336, 4.419922, 6.876953, 1.0, 1.546875], // o200k
-    [1.2216797, 1.6142578, 1.4482422, 1.4731445, 1.3237305, 3.6015625, 9.3515625, 1.0, 0.689209], // cl100k
-    [1.2744141, 1.390625, 1.3647461, 1.6015625, 1.2597656, 4.015625, 11.707031, 1.0, 1.2163086], // llama3
-    [1.4575195, 1.1821289, 1.324707, 1.4838867, 1.3496094, 2.3710938, 1.0, 1.0, 0.67407227], // qwen3
+    [1.2646484, 1.5844727, 1.5356445, 1.3295898, 1.2333984, 3.3720703, 8.015625, 1.0, 1.4941406], // o200k
+    [1.2431641, 1.6132813, 1.5078125, 1.3500977, 1.3393555, 3.0957031, 11.097656, 1.0, 0.26623535], // cl100k
+    [1.3129883, 1.2001953, 1.4575195, 1.3979492, 1.4956055, 3.5986328, 11.761719, 1.0, 0.9074707], // llama3
+    [1.4619141, 1.199707, 1.2060547, 1.6508789, 1.2353516, 1.8178711, 1.0, 1.0, 0.7402344], // qwen3
     [1.284668, 1.5297852, 1.3745117, 1.2680664, 1.5415039, 3.0302734, 11.480469, 1.0, 0.29248047], // deepseek-v3
-    [1.3520508, 1.6044922, 1.0, 1.3334961, 1.2768555, 4.642578, 1.0, 1.0, 0.7414551], // gemini
-    [1.3227539, 1.1928711, 1.3569336, 1.4208984, 1.6386719, 5.1777344, 12.8984375, 1.0, 1.7910156], // gemma3
+    [1.3608398, 1.6108398, 1.0, 1.3320313, 1.2705078, 4.638672, 7.9882813, 1.0, 0.7182617], // gemini
+    [1.3457031, 1.3349609, 1.3291016, 1.3754883, 1.3813477, 5.126953, 1.0, 1.0, 2.5615234], // gemma3
     [1.2368164, 1.1030273, 1.3896484, 1.3447266, 1.3603516, 1.2890625, 8.871094, 1.0, 0.74243164], // mistral-v1
     [1.2250977, 1.4887695, 1.4804688, 1.3081055, 1.3945313, 1.0864258, 13.7109375, 1.0, 1.3759766], // claude-legacy
 ];

@@ -864,3 +864,19 @@ fn ideographs_of_extension_a_count_apart_among_the_rare() {
         check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
     }
 }
+
+#[test]
+fn czech_letters_count_apart_at_every_offset() {
+    use llm_preflight::internals::scan::{f, scan};
+    // The six letters of either case among Polish and other Latin Extended-A letters (same lead bytes), a
+    // decomposed `e` with a caron and a run of `ě` (a repeat, priced apart: neither counts) and Cyrillic, cut at
+    // every offset.
+    for pad in 0..66 {
+        let text = format!(
+            "{}příliš žluťoučký kůň úpěl ďábelské ódy ĚŘŮĎŤŇ zażółć gęślą ĳ e\u{30c} жир ř ěěěěěěěě",
+            "x".repeat(pad)
+        );
+        assert_eq!(scan(&text).v[f::CS_LETTERS], 13, "pad {pad}");
+        check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
+    }
+}

@@ -22,7 +22,7 @@ use kind::{
     K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
-pub const NF: usize = 170;
+pub const NF: usize = 171;
 
 /// Feature indices. Each is a count over the text; the estimator prices each one per profile.
 ///
@@ -211,6 +211,11 @@ pub mod f {
     /// a vocabulary that holds many rare ideographs of the main block whole holds few of these, which cost their
     /// byte pieces there.
     pub const HAN_EXT_A: usize = 169;
+    /// The Czech and Slovak letters `ě ř ů ď ť ň` (either case; precomposed) outside repeats, which count among the
+    /// Latin letters too. The byte tallies cannot tell Czech from Polish (both write most of their accented letters
+    /// with lead bytes C4–C5), and some vocabularies hold far fewer Czech words whole: without this count, qwen3's
+    /// Czech prose came out about 16% under its true count.
+    pub const CS_LETTERS: usize = 170;
 }
 
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
@@ -403,6 +408,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "hebrew_marks",
     "han_ext",
     "han_ext_a",
+    "cs_letters",
 ];
 
 /// Secondary counts used to say what a text is made of (not priced).
@@ -825,6 +831,8 @@ pub struct Scanner {
     partial: [u8; 4],
     partial_len: u8,
     lossy: bool,
+    /// The block's lead bytes C4 and C5 (Latin Extended-A), for [`f::CS_LETTERS`].
+    latin_a: u64,
 }
 
 impl Default for Scanner {
@@ -958,6 +966,7 @@ impl Scanner {
             partial: [0; 4],
             partial_len: 0,
             lossy: false,
+            latin_a: 0,
         }
     }
 
@@ -1217,6 +1226,7 @@ impl Scanner {
         let upper = b.upper & letter;
         let lower = letter & !upper;
         let na = if high != 0 {
+            self.latin_a = cl.equal(w, 0xc4) | cl.equal(w, 0xc5);
             self.non_ascii(cl, w, high, cont)
         } else {
             self.na.spill = 0;
@@ -1636,6 +1646,11 @@ impl Scanner {
             self.v[f::HAN_RARE] += rare;
             self.v[f::HAN_EXT] += ext;
             self.v[f::HAN_EXT_A] += ext_a;
+        } else if k == K_LATLO as usize || k == K_LATUP as usize {
+            let at = m & self.latin_a;
+            if at != 0 {
+                self.v[f::CS_LETTERS] += cs_letters(w, at);
+            }
         }
         slots[SLOT[k] as usize] |= m;
         *used |= 1 << SLOT[k];
@@ -2188,6 +2203,37 @@ fn utf8_len(first: u8) -> usize {
         0xf0..=0xf7 => 4,
         _ => 1,
     }
+}
+
+/// Of the characters whose lead byte (C4 or C5) is at a bit of `at`, the letters of [`f::CS_LETTERS`] (built once:
+/// few blocks have such characters).
+#[inline(never)]
+fn cs_letters(w: &[u8; WIN], mut at: u64) -> u64 {
+    // U+0100–U+017F by their low seven bits (the lead byte's last bit, the next byte's low six): Ď ď, Ě ě, Ň ň,
+    // Ř ř, Ť ť, Ů ů.
+    const SET: u128 = {
+        let (at, mut set, mut k) = (
+            [
+                0x0e, 0x0f, 0x1a, 0x1b, 0x47, 0x48, 0x58, 0x59, 0x64, 0x65, 0x6e, 0x6f,
+            ],
+            0,
+            0,
+        );
+        while k < at.len() {
+            set |= 1u128 << at[k];
+            k += 1;
+        }
+        set
+    };
+    let mut n = 0;
+    while at != 0 {
+        let j = at.trailing_zeros() as usize;
+        let next = w[j + 1];
+        let i = u32::from(w[j] & 1) << 6 | u32::from(next & 0x3f);
+        n += (SET >> i) as u64 & u64::from(next & 0xc0 == 0x80);
+        at &= at - 1;
+    }
+    n
 }
 
 /// Scans a whole text at once.

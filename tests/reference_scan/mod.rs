@@ -139,8 +139,9 @@ pub fn scan_reference(text: &str) -> Features {
     let mut v = [0u64; NF];
     v[f::ARABIC_MARKS] = arabic_marks;
     v[f::HEBREW_MARKS] = hebrew_marks;
-    // Han characters outside the common tier, outside repeats.
+    // Han characters outside the common tier, outside repeats; Czech and Slovak letters outside repeats.
     for (i, c) in text.char_indices() {
+        v[f::CS_LETTERS] += u64::from(!rep[i] && "ěřůďťňĚŘŮĎŤŇ".contains(c));
         if kind[i] == K_HAN && !rep[i] && !is_common_han(c as u32) {
             v[f::HAN_RARE] += 1;
             v[f::HAN_EXT] += (0x20000..0x40000).contains(&(c as u32)) as u64;
