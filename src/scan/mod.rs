@@ -2209,18 +2209,12 @@ fn utf8_len(first: u8) -> usize {
 /// few blocks have such characters).
 #[inline(never)]
 fn cs_letters(w: &[u8; WIN], mut at: u64) -> u64 {
-    // U+0100–U+017F by their low seven bits (the lead byte's last bit, the next byte's low six): Ď ď, Ě ě, Ň ň,
-    // Ř ř, Ť ť, Ů ů.
+    // U+0100–U+017F, one bit a code point.
     const SET: u128 = {
-        let (at, mut set, mut k) = (
-            [
-                0x0e, 0x0f, 0x1a, 0x1b, 0x47, 0x48, 0x58, 0x59, 0x64, 0x65, 0x6e, 0x6f,
-            ],
-            0,
-            0,
-        );
-        while k < at.len() {
-            set |= 1u128 << at[k];
+        let letters = ['Ď', 'ď', 'Ě', 'ě', 'Ň', 'ň', 'Ř', 'ř', 'Ť', 'ť', 'Ů', 'ů'];
+        let (mut set, mut k) = (0, 0);
+        while k < letters.len() {
+            set |= 1u128 << (letters[k] as u32 - 0x100);
             k += 1;
         }
         set
@@ -2229,6 +2223,7 @@ fn cs_letters(w: &[u8; WIN], mut at: u64) -> u64 {
     while at != 0 {
         let j = at.trailing_zeros() as usize;
         let next = w[j + 1];
+        // The code point less 0x100 (`code_point`'s two-byte arm, the lead byte being C4 or C5).
         let i = u32::from(w[j] & 1) << 6 | u32::from(next & 0x3f);
         n += (SET >> i) as u64 & u64::from(next & 0xc0 == 0x80);
         at &= at - 1;
