@@ -2,7 +2,8 @@
 //!
 //! - `src/tables.rs` equals a fresh fit of `calibration/counts.tsv` over `corpus/` (regenerate: `calibration/regenerate.sh`).
 //! - tiktoken-rs recounts of every sample equal the committed o200k and cl100k counts.
-//! - `calibration/FAMILIES.md`, `src/scan/han_tier.rs` and `calibration/run-chars.txt` are what their generators give.
+//! - `calibration/FAMILIES.md`, `src/scan/han_tier.rs` and `calibration/run-chars.txt` are what their generators give;
+//!   the README quotes the held-out summary, the families' table and the probe rows of the families' kinds as they are.
 //! - `src/periodic_rates.rs` is what the generated periodic patterns give (`calibration/vendor-periodic.tsv`).
 //! - every sample has a SOURCES.tsv row, and the corpus keeps its own rules (sizes, no registry host names).
 
@@ -227,6 +228,18 @@ fn probe_report_tells_what_the_tables_give_and_the_probe_keeps_the_rules() {
         probe_report(&root) == committed,
         "calibration/PROBE.md is stale: run calibration/regenerate.sh"
     );
+    // The README quotes the rows of the kinds made for the families outside the corpus.
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for kind in ["prose-ar-diac", "prose-he-niqqud", "cjk-rare"] {
+        let row = committed
+            .lines()
+            .find(|l| l.starts_with(&format!("| {kind} | ")))
+            .unwrap_or_else(|| panic!("calibration/PROBE.md has no row for {kind}"));
+        assert!(
+            readme.contains(row),
+            "README.md does not quote this row of calibration/PROBE.md:\n{row}"
+        );
+    }
 }
 
 #[test]
@@ -238,6 +251,17 @@ fn families_report_tells_what_the_estimator_gives() {
         families::families_report(&root) == committed,
         "calibration/FAMILIES.md is stale: run `cargo run -p calibrate --release -- families`"
     );
+    // The README quotes the table row for row.
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for row in committed
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('%'))
+    {
+        assert!(
+            readme.contains(row),
+            "README.md does not quote this row of calibration/FAMILIES.md:\n{row}"
+        );
+    }
 }
 
 #[test]
