@@ -172,17 +172,8 @@ fn report_and_readme_tell_what_the_tables_give() {
         "calibration/REPORT.md is stale: run calibration/regenerate.sh"
     );
     // The README quotes the held-out summary table row for row.
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let eval = fresh.split("### Per content kind").next().unwrap_or("");
-    for line in eval
-        .lines()
-        .filter(|l| l.starts_with("| ") && l.contains('%'))
-    {
-        assert!(
-            readme.contains(line),
-            "README.md does not quote this row of calibration/REPORT.md:\n{line}"
-        );
-    }
+    readme_quotes(&root, "calibration/REPORT.md", table_rows(eval));
 }
 
 #[test]
@@ -229,17 +220,13 @@ fn probe_report_tells_what_the_tables_give_and_the_probe_keeps_the_rules() {
         "calibration/PROBE.md is stale: run calibration/regenerate.sh"
     );
     // The README quotes the rows of the kinds made for the families outside the corpus.
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    for kind in ["prose-ar-diac", "prose-he-niqqud", "cjk-rare"] {
-        let row = committed
+    let rows = ["prose-ar-diac", "prose-he-niqqud", "cjk-rare"].map(|kind| {
+        committed
             .lines()
             .find(|l| l.starts_with(&format!("| {kind} | ")))
-            .unwrap_or_else(|| panic!("calibration/PROBE.md has no row for {kind}"));
-        assert!(
-            readme.contains(row),
-            "README.md does not quote this row of calibration/PROBE.md:\n{row}"
-        );
-    }
+            .unwrap_or_else(|| panic!("calibration/PROBE.md has no row for {kind}"))
+    });
+    readme_quotes(&root, "calibration/PROBE.md", rows);
 }
 
 #[test]
@@ -252,14 +239,27 @@ fn families_report_tells_what_the_estimator_gives() {
         "calibration/FAMILIES.md is stale: run `cargo run -p calibrate --release -- families`"
     );
     // The README quotes the table row for row.
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    for row in committed
+    readme_quotes(&root, "calibration/FAMILIES.md", table_rows(&committed));
+}
+
+/// A report's table rows that hold figures.
+fn table_rows(report: &str) -> impl Iterator<Item = &str> {
+    report
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains('%'))
-    {
+}
+
+/// Fails unless the README holds each of `rows`, as `report` has them.
+fn readme_quotes<'a>(
+    root: &std::path::Path,
+    report: &str,
+    rows: impl IntoIterator<Item = &'a str>,
+) {
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for row in rows {
         assert!(
             readme.contains(row),
-            "README.md does not quote this row of calibration/FAMILIES.md:\n{row}"
+            "README.md does not quote this row of {report}:\n{row}"
         );
     }
 }
