@@ -506,6 +506,54 @@ fn openai_chat_body_counts_messages_tools_and_cap() {
     assert_eq!(r.estimate.low, text_est.low + expected_overhead + 85);
     let cost = r.cost();
     assert_eq!(cost.max_output, Some(500));
+    // Ollama's `POST /api/chat` is this shape, capped by `options.num_predict` (-1 and -2 cap nothing); an
+    // OpenAI-style cap comes first where a body has both.
+    let ollama = r#"{"model":"qwen3:8b","messages":[{"role":"user","content":"Why is the sky blue?"}],
+      "options":{"num_predict":400,"temperature":0.2},"stream":false}"#;
+    let r = estimate_request(ollama, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.estimate.profile, r.max_output),
+        (Api::OpenAiChat, Profile::Qwen3, Some(400))
+    );
+    let r = estimate_request(&ollama.replace("400", "-1"), None, None).unwrap();
+    assert_eq!(r.max_output, None);
+    let both = ollama.replace(r#""stream":false"#, r#""max_tokens":90"#);
+    assert_eq!(
+        estimate_request(&both, None, None).unwrap().max_output,
+        Some(90)
+    );
+    // Its images sit beside a message's content as bare base64, each priced as an image part (a 1×1 PNG here).
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    let with_image = ollama.replace(
+        r#""content":"Why is the sky blue?""#,
+        &format!(r#""content":"What is in this picture?","images":["{png}"]"#),
+    );
+    let r = estimate_request(&with_image, None, None).unwrap();
+    assert_eq!(r.media.len(), 1);
+    let m = &r.media[0];
+    assert_eq!(
+        (m.pointer.as_str(), m.source, m.width, m.height, m.measured),
+        ("/messages/0/images/0", "base64", Some(1), Some(1), true)
+    );
+    assert!(m.tokens > 0 && r.media_tokens == m.tokens, "{m:?}");
+    let text_only = estimate_request(
+        &with_image.replace(&format!(r#","images":["{png}"]"#), ""),
+        None,
+        None,
+    );
+    assert_eq!(
+        r.estimate.tokens,
+        text_only.unwrap().estimate.tokens + m.tokens
+    );
+    for (bad, at) in [
+        (r#""images":"x""#, "/messages/0/images"),
+        (r#""images":[7]"#, "/messages/0/images/0"),
+    ] {
+        let content = r#""content":"Why is the sky blue?""#;
+        let body = ollama.replace(content, &format!("{content},{bad}"));
+        let e = estimate_request(&body, None, None).unwrap_err();
+        assert!(e.to_string().contains(at), "{body}: {e}");
+    }
 }
 
 #[test]
@@ -637,7 +685,40 @@ fn legacy_completions_count_prompts_token_ids_and_best_of() {
         (r.api, r.messages, r.max_output),
         (Api::Completions, 1, Some(250))
     );
+    // Ollama's `POST /api/generate` caps its output with `options.num_predict`; -1 (no limit) and -2 (until the
+    // context is full) cap nothing, so no default applies either.
+    let ollama =
+        r#"{"model":"llama3.1","prompt":"Why is the sky blue?","options":{"num_predict":300}}"#;
+    let r = estimate_request(ollama, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.estimate.profile, r.max_output),
+        (Api::Completions, Profile::Llama3, Some(300))
+    );
+    for unlimited in ["-1", "-2"] {
+        let body = ollama.replace("300", unlimited);
+        let r = estimate_request(&body, None, None).unwrap();
+        assert_eq!(r.max_output, None, "{body}");
+    }
+    // Its system prompt and images (bare base64) count too.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    let full = ollama.replace(
+        r#""prompt":"#,
+        &format!(r#""system":"Answer in one line.","images":["{png}"],"prompt":"#),
+    );
+    let r = estimate_request(&full, None, None).unwrap();
+    assert_eq!(r.media.len(), 1);
+    assert_eq!(r.media[0].pointer, "/images/0");
+    let text = estimate("Why is the sky blue?\nAnswer in one line.", Profile::Llama3);
+    assert_eq!(r.estimate.tokens, text.tokens + r.media_tokens);
     for (bad, at) in [
+        (
+            r#"{"prompt":"x","options":{"num_predict":-3}}"#,
+            "/options/num_predict",
+        ),
+        (
+            r#"{"prompt":"x","options":{"num_predict":"many"}}"#,
+            "/options/num_predict",
+        ),
         (r#"{"prompt":[1,"two"]}"#, "/prompt/0"),
         (r#"{"inputs":{"x":1}}"#, "/inputs"),
         (r#"{"prompt":[[1,2.5]]}"#, "/prompt/0/1"),

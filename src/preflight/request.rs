@@ -105,7 +105,8 @@ impl std::str::FromStr for Api {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Api {
-    /// OpenAI `POST /v1/chat/completions` (and every OpenAI-compatible API).
+    /// OpenAI `POST /v1/chat/completions` (and every OpenAI-compatible API; Ollama's `POST /api/chat`, capped by
+    /// `options.num_predict`).
     OpenAiChat,
     /// OpenAI `POST /v1/responses`.
     OpenAiResponses,
@@ -116,8 +117,8 @@ pub enum Api {
     /// Amazon Bedrock `POST /model/{modelId}/converse` (content blocks keyed by kind, `inferenceConfig`).
     BedrockConverse,
     /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`), Anthropic's
-    /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`) and Hugging Face text generation (`inputs`,
-    /// `parameters.max_new_tokens`).
+    /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`), Hugging Face text generation (`inputs`,
+    /// `parameters.max_new_tokens`) and Ollama's `POST /api/generate` (`prompt`, `options.num_predict`).
     Completions,
     /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
     Embeddings,
@@ -283,10 +284,10 @@ pub struct RequestEstimate {
     /// Each image, PDF and audio part, with its size, pages or duration and what it was priced at.
     pub media: Vec<MediaPart>,
     /// The output the body may generate in all: its cap (`max_tokens`, `max_completion_tokens`,
-    /// `max_output_tokens`, `maxOutputTokens`, `inferenceConfig.maxTokens`, `max_tokens_to_sample`) times the
-    /// completions it asks for (`n`, `best_of`, `candidateCount`, one per prompt of a legacy completion's array).
-    /// `None` when the body sets no cap (for a legacy completion the API's default of 16 applies); `Some(0)` for
-    /// embeddings.
+    /// `max_output_tokens`, `maxOutputTokens`, `inferenceConfig.maxTokens`, `max_tokens_to_sample`, Ollama's
+    /// `options.num_predict`) times the completions it asks for (`n`, `best_of`, `candidateCount`, one per prompt of
+    /// a legacy completion's array). `None` when the body sets no cap (for a legacy completion the API's default of
+    /// 16 applies, but for Ollama's `num_predict` of -1 or -2, which lift the cap); `Some(0)` for embeddings.
     pub max_output: Option<u64>,
     /// Messages (turns, input items) counted.
     pub messages: u64,
@@ -397,7 +398,10 @@ pub fn estimate_request_priced(
     let max_output = match api {
         Api::OpenAiChat => {
             w.openai_chat(body)?;
-            let cap = first_count(body, &["/max_completion_tokens", "/max_tokens"])?;
+            let cap = match first_count(body, &["/max_completion_tokens", "/max_tokens"])? {
+                None => num_predict(body)?.flatten(),
+                cap => cap,
+            };
             times(cap, choices(body, &["/n"])?)
         }
         Api::OpenAiResponses => {
@@ -432,18 +436,20 @@ pub fn estimate_request_priced(
         }
         Api::Completions => {
             let prompts = w.completions(body)?;
-            let cap = first_count(
+            let cap = match first_count(
                 body,
                 &[
                     "/max_tokens",
                     "/max_tokens_to_sample",
                     "/parameters/max_new_tokens",
                 ],
-            )?
-            .unwrap_or(COMPLETIONS_DEFAULT_MAX_TOKENS);
+            )? {
+                None => num_predict(body)?.unwrap_or(Some(COMPLETIONS_DEFAULT_MAX_TOKENS)),
+                cap => cap,
+            };
             // `best_of` completions are generated server-side (at least `n`), for each prompt.
             let per_prompt = choices(body, &["/n"])?.max(choices(body, &["/best_of"])?);
-            times(Some(cap), per_prompt.saturating_mul(prompts.max(1)))
+            times(cap, per_prompt.saturating_mul(prompts.max(1)))
         }
         Api::Embeddings => {
             w.embeddings(body)?;
@@ -510,6 +516,22 @@ fn choices(body: &Value, paths: &[&str]) -> Result<u64, PreflightError> {
 /// A cap times a number of completions (none stays none).
 fn times(cap: Option<u64>, n: u64) -> Option<u64> {
     cap.map(|c| c.saturating_mul(n))
+}
+
+/// Where Ollama's native APIs (`/api/chat`, `/api/generate`) take their output cap.
+const NUM_PREDICT: &str = "/options/num_predict";
+
+/// Ollama's output cap, `options.num_predict`, when the body sets it: `Some(None)` for its sentinels -1 (no limit)
+/// and -2 (until the context is full), which cap nothing.
+fn num_predict(body: &Value) -> Result<Option<Option<u64>>, PreflightError> {
+    match body.pointer(NUM_PREDICT) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(f) if f == -1.0 || f == -2.0 => Ok(Some(None)),
+            Some(f) => count_from_f64(NUM_PREDICT, f).map(|n| Some(Some(n))),
+            None => Err(shape(NUM_PREDICT, "a whole number of tokens, or -1 or -2")),
+        },
+    }
 }
 
 fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, PreflightError> {
@@ -636,6 +658,7 @@ impl Walker {
                 m.get("content").unwrap_or(&Value::Null),
                 &format!("{p}/content"),
             )?;
+            self.bare_images(m.get("images"), &format!("{p}/images"))?;
             if let Some(calls) = m.get("tool_calls") {
                 for (j, c) in arr(calls, &format!("{p}/tool_calls"), "an array of tool calls")?
                     .iter()
@@ -1193,7 +1216,27 @@ impl Walker {
         if let Some(sfx) = body.get("suffix") {
             self.string_at(sfx, "/suffix")?;
         }
+        // Ollama's `POST /api/generate`: a system prompt and images beside the prompt.
+        if let Some(system) = body.get("system") {
+            self.string_at(system, "/system")?;
+        }
+        self.bare_images(body.get("images"), "/images")?;
         Ok(prompts)
+    }
+
+    /// Ollama's images (a chat message's `images`, `/api/generate`'s): an array of bare base64 strings, each priced
+    /// as an image part.
+    fn bare_images(&mut self, v: Option<&Value>, p: &str) -> Result<(), PreflightError> {
+        let Some(v) = v.filter(|v| !v.is_null()) else {
+            return Ok(());
+        };
+        for (j, img) in arr(v, p, "an array of base64 images")?.iter().enumerate() {
+            let pp = format!("{p}/{j}");
+            let data = img.as_str().ok_or_else(|| shape(&pp, "a base64 image"))?;
+            let m = self.pricing.image(pp, Data::Base64(data), None, None);
+            self.parts.push(m);
+        }
+        Ok(())
     }
 
     fn embeddings(&mut self, body: &Value) -> Result<(), PreflightError> {

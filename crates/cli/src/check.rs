@@ -45,7 +45,7 @@ pub struct CheckArgs {
     #[arg(long, default_value = "median")]
     policy: String,
     /// The input is a request body (OpenAI chat or Responses, Anthropic Messages, Gemini generateContent, Bedrock
-    /// Converse, legacy completions or embeddings JSON).
+    /// Converse, legacy completions, embeddings, or Ollama's chat or generate JSON).
     #[arg(long)]
     request: bool,
     /// The prompt or request body; stdin when absent or `-`.
