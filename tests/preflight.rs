@@ -1513,3 +1513,118 @@ fn ledger_does_not_believe_headers_that_have_not_seen_its_reservations_yet() {
     ledger.observe(&observed_tokens(9_000, None), 0);
     assert_eq!(ledger.available(Dimension::Tokens, 0), Some(9_000.0));
 }
+
+#[test]
+fn output_schemas_count_and_held_context_is_flagged() {
+    // Structured Outputs: the schema's name, property names, descriptions and types are prompt text, rendered as a
+    // function's parameters are (4 tokens a property).
+    let plain = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Extract the event."}]}"#;
+    let schema = r#"{"type":"object","additionalProperties":false,"required":["date","name","participants"],
+      "properties":{"date":{"type":"string","description":"The date of the event in ISO 8601 format"},
+        "name":{"type":"string","description":"The name of the event being scheduled"},
+        "participants":{"type":"array","items":{"type":"string"},"description":"Everyone who will attend"}}}"#;
+    let chat = plain.replace(
+        r#""messages""#,
+        &format!(
+            r#""response_format":{{"type":"json_schema","json_schema":{{"name":"calendar_event","strict":true,
+              "schema":{schema}}}}},"messages""#
+        ),
+    );
+    let (r0, r) = (
+        estimate_request(plain, None, None).unwrap(),
+        estimate_request(&chat, None, None).unwrap(),
+    );
+    assert_eq!(
+        r.overhead_tokens,
+        r0.overhead_tokens + 3 * OPENAI_PER_PROPERTY
+    );
+    let pieces = [
+        "Extract the event.",
+        "calendar_event",
+        "date",
+        "The date of the event in ISO 8601 format",
+        "string",
+        "name",
+        "The name of the event being scheduled",
+        "string",
+        "participants",
+        "Everyone who will attend",
+        "array",
+    ];
+    let text = estimate(&pieces.join("\n"), Profile::O200k);
+    assert_eq!(r.estimate.tokens, text.tokens + r.overhead_tokens);
+    assert!(!r.incomplete);
+    // The Responses API's `text.format` is the same schema, flat.
+    let resp = format!(
+        r#"{{"model":"gpt-4.1","input":"Extract the event.","text":{{"format":{{"type":"json_schema",
+          "name":"calendar_event","schema":{schema}}}}}}}"#
+    );
+    let r = estimate_request(&resp, None, None).unwrap();
+    assert_eq!(r.api, Api::OpenAiResponses);
+    assert_eq!(
+        r.overhead_tokens,
+        r0.overhead_tokens + 3 * OPENAI_PER_PROPERTY
+    );
+    assert_eq!(r.estimate.tokens, text.tokens + r.overhead_tokens);
+    // Gemini: the response schema counts toward the input, as its JSON text.
+    let gemini = format!(
+        r#"{{"contents":[{{"parts":[{{"text":"Extract the event."}}]}}],
+          "generationConfig":{{"responseMimeType":"application/json","responseSchema":{schema}}}}}"#
+    );
+    let (g, g0) = (
+        estimate_request(&gemini, None, None).unwrap(),
+        estimate_request(
+            r#"{"contents":[{"parts":[{"text":"Extract the event."}]}]}"#,
+            None,
+            None,
+        )
+        .unwrap(),
+    );
+    assert_eq!(g.api, Api::GeminiGenerateContent);
+    let compact =
+        serde_json::to_string(&serde_json::from_str::<serde_json::Value>(schema).unwrap()).unwrap();
+    assert_eq!(
+        g.estimate.chars,
+        g0.estimate.chars + 1 + compact.chars().count() as u64
+    );
+    assert!(!g.incomplete);
+
+    // Context the provider holds and prepends is billed as input but is not in the body: flagged, never silent.
+    for (body, api, at) in [
+        (
+            r#"{"model":"gpt-4.1","previous_response_id":"resp_68af","input":"And tomorrow?"}"#,
+            Api::OpenAiResponses,
+            "/previous_response_id",
+        ),
+        (
+            r#"{"model":"gpt-4.1","conversation":"conv_689667905b","input":"And tomorrow?"}"#,
+            Api::OpenAiResponses,
+            "/conversation",
+        ),
+        (
+            r#"{"model":"gpt-5","prompt":{"id":"pmpt_abc123","version":"2","variables":{"city":"Paris"}}}"#,
+            Api::OpenAiResponses,
+            "/prompt",
+        ),
+        (
+            r#"{"contents":[{"parts":[{"text":"Summarize the document."}]}],"cachedContent":"cachedContents/xyz"}"#,
+            Api::GeminiGenerateContent,
+            "/cachedContent",
+        ),
+    ] {
+        let r = estimate_request(body, None, None).unwrap();
+        assert_eq!(r.api, api, "{body}");
+        assert!(r.incomplete, "{body}");
+        assert_eq!(r.unpriced, vec![at.to_string()], "{body}");
+    }
+    // A format that is not an object is a typed error.
+    let bad = plain.replace(
+        r#""messages""#,
+        r#""response_format":{"type":"json_schema","json_schema":"x"},"messages""#,
+    );
+    let e = estimate_request(&bad, None, None).unwrap_err();
+    assert!(
+        e.to_string().contains("/response_format/json_schema"),
+        "{e}"
+    );
+}

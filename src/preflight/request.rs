@@ -154,7 +154,7 @@ impl Api {
 
     /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
-    /// `instructions`) Responses; a `prompt` (or Hugging Face's `inputs`) without `messages` is a legacy completion;
+    /// `instructions`, `previous_response_id` or a stored `prompt` object) Responses; a `prompt` (or Hugging Face's `inputs`) without `messages` is a legacy completion;
     /// `messages` is Bedrock Converse when there is an `inferenceConfig` or `toolConfig` or a content block keyed by
     /// its kind (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or `anthropic_version`
     /// (Vertex AI, Bedrock's InvokeModel), a tool with `input_schema`, an Anthropic content block (`tool_use`,
@@ -183,7 +183,12 @@ impl Api {
                 return Some(Api::Embeddings);
             }
         }
-        if o.contains_key("input") || o.contains_key("instructions") {
+        // A stored prompt (`prompt: {id, version, variables}`) or a continued conversation is Responses too.
+        if o.contains_key("input")
+            || o.contains_key("instructions")
+            || o.contains_key("previous_response_id")
+            || o.get("prompt").is_some_and(|p| p.get("id").is_some())
+        {
             return Some(Api::OpenAiResponses);
         }
         if !o.contains_key("messages") {
@@ -293,7 +298,9 @@ pub struct RequestEstimate {
     pub messages: u64,
     /// Tool or function definitions counted.
     pub tools: u64,
-    /// Some parts could not be measured (a URL, a file id): each is priced as its rule's documented band.
+    /// Some parts could not be measured (a URL, a file id): each is priced as its rule's documented band. Context the
+    /// provider holds and prepends (Responses' `previous_response_id`, `conversation` or stored `prompt`, Gemini's
+    /// `cachedContent`) and built-in tools' prompts are not priced at all: their pointers are in `unpriced` too.
     pub incomplete: bool,
     /// JSON pointers of the parts that could not be priced.
     pub unpriced: Vec<String>,
@@ -700,7 +707,36 @@ impl Walker {
                 defs.push((f, format!("/functions/{i}")));
             }
         }
-        self.openai_tools(&defs)
+        self.openai_tools(&defs)?;
+        // Structured Outputs: `response_format: {type: json_schema, json_schema: {name, description, schema}}`.
+        if let Some(f) = body.pointer("/response_format/json_schema") {
+            self.output_schema(f, f.get("schema"), "/response_format/json_schema")?;
+        }
+        Ok(())
+    }
+
+    /// A Structured Outputs schema (`response_format`'s, `text.format`'s): its name, description and properties
+    /// count as prompt tokens, rendered as a function's parameters are (OpenAI does not document how it renders
+    /// them).
+    fn output_schema(
+        &mut self,
+        f: &Value,
+        schema: Option<&Value>,
+        p: &str,
+    ) -> Result<(), PreflightError> {
+        if !f.is_object() {
+            return Err(shape(p, "a JSON schema format object"));
+        }
+        self.string_at(f.get("name").unwrap_or(&Value::Null), &format!("{p}/name"))?;
+        self.string_at(
+            f.get("description").unwrap_or(&Value::Null),
+            &format!("{p}/description"),
+        )?;
+        if let Some(schema) = schema {
+            let over = self.schema(schema, &format!("{p}/schema"))?;
+            self.overhead += over.max(0) as u64;
+        }
+        Ok(())
     }
 
     fn openai_content(&mut self, c: &Value, p: &str) -> Result<(), PreflightError> {
@@ -896,7 +932,21 @@ impl Walker {
                 }
             }
         }
-        self.openai_tools(&defs)
+        self.openai_tools(&defs)?;
+        // Structured Outputs: `text.format: {type: json_schema, name, description, schema}`.
+        if let Some(f) = body.pointer("/text/format") {
+            if f.get("type").and_then(Value::as_str) == Some("json_schema") {
+                self.output_schema(f, f.get("schema"), "/text/format")?;
+            }
+        }
+        // Context the provider holds and prepends, billed as input: an earlier response's whole conversation, a
+        // stored conversation, a stored prompt. Its size is not in the body.
+        for key in ["previous_response_id", "conversation", "prompt"] {
+            if body.get(key).is_some_and(|v| !v.is_null()) {
+                self.unpriced(format!("/{key}"));
+            }
+        }
+        Ok(())
     }
 
     // ---- Anthropic Messages -----------------------------------------------------------------------------------
@@ -1083,6 +1133,24 @@ impl Walker {
                     }
                     None => self.unpriced(format!("/tools/{i}")),
                 }
+            }
+        }
+        // A response schema counts as input ("The size of response schema counts towards the input token limit":
+        // Vertex AI docs, "Controlled generation"), counted as its JSON text.
+        for key in [
+            "/generationConfig/responseSchema",
+            "/generationConfig/responseJsonSchema",
+            "/generation_config/response_schema",
+            "/generation_config/response_json_schema",
+        ] {
+            if let Some(s) = body.pointer(key) {
+                self.json_text(s);
+            }
+        }
+        // Cached content is part of the prompt (and of its token count), held by the provider.
+        for key in ["cachedContent", "cached_content"] {
+            if body.get(key).is_some_and(|v| !v.is_null()) {
+                self.unpriced(format!("/{key}"));
             }
         }
         Ok(())
