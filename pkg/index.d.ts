@@ -134,9 +134,11 @@ export interface RequestEstimate {
   max_output: number | null;
   messages: number;
   tools: number;
-  /** Some parts could not be measured (a URL, a file id): they are priced as their rules' documented bands. */
+  /** Some parts could not be measured (a URL, a file id): they are priced as their rules' documented bands. Context
+   *  the provider holds (`previous_response_id`, `conversation`, a stored `prompt`, Gemini's `cachedContent`) and
+   *  built-in tools are not priced at all. */
   incomplete: boolean;
-  /** JSON pointers of the parts that could not be measured. */
+  /** JSON pointers of the parts that could not be measured or priced. */
   unpriced: string[];
   /** Each media part and what it was priced at. */
   media: MediaPart[];
