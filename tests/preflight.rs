@@ -1628,3 +1628,53 @@ fn output_schemas_count_and_held_context_is_flagged() {
         "{e}"
     );
 }
+
+#[test]
+fn anthropic_documents_and_search_results_count_their_text() {
+    // A plain-text document's title and context reach the model with its text; a search result's source, title and
+    // text blocks do too. Each prices as the same text given as text blocks, in that order.
+    let body = |blocks: &str| {
+        format!(
+            r#"{{"model":"claude-sonnet-4-5","max_tokens":500,"messages":[{{"role":"user","content":[{blocks},
+              {{"type":"text","text":"What does it say?"}}]}}]}}"#
+        )
+    };
+    let text = |t: &str| format!(r#"{{"type":"text","text":"{t}"}}"#);
+    let doc = r#"{"type":"document","title":"Field notes","context":"Written in 1911.",
+      "source":{"type":"text","media_type":"text/plain","data":"The grass is green and the sky is blue."},
+      "citations":{"enabled":true}}"#;
+    let result = r#"{"type":"search_result","source":"https://docs.example.org/auth","title":"Authentication",
+      "content":[{"type":"text","text":"Every request carries a key in its Authorization header."}]}"#;
+    for (block, pieces) in [
+        (
+            doc,
+            [
+                "Field notes",
+                "Written in 1911.",
+                "The grass is green and the sky is blue.",
+            ],
+        ),
+        (
+            result,
+            [
+                "https://docs.example.org/auth",
+                "Authentication",
+                "Every request carries a key in its Authorization header.",
+            ],
+        ),
+    ] {
+        let r = estimate_request(&body(block), None, None).unwrap();
+        let plain: Vec<String> = pieces.iter().map(|p| text(p)).collect();
+        let same = estimate_request(&body(&plain.join(",")), None, None).unwrap();
+        assert!(
+            !r.incomplete && r.unpriced.is_empty(),
+            "{block}: {:?}",
+            r.unpriced
+        );
+        assert_eq!(
+            (r.estimate.chars, r.estimate.tokens),
+            (same.estimate.chars, same.estimate.tokens),
+            "{block}"
+        );
+    }
+}

@@ -1052,6 +1052,16 @@ impl Walker {
                                 Some("url") => Data::Elsewhere("url"),
                                 _ => Data::Elsewhere("file"),
                             };
+                            if t == "document" {
+                                // A document's title and context reach the model too (Anthropic's docs,
+                                // "Citations").
+                                for key in ["title", "context"] {
+                                    self.string_at(
+                                        b.get(key).unwrap_or(&Value::Null),
+                                        &format!("{bp}/{key}"),
+                                    )?;
+                                }
+                            }
                             if t == "image" {
                                 let m = self.pricing.image(bp, data, None, None);
                                 self.parts.push(m);
@@ -1068,6 +1078,20 @@ impl Walker {
                             } else {
                                 self.unpriced(bp);
                             }
+                        }
+                        Some("search_result") => {
+                            // A search result: its source, title and text blocks (Anthropic's docs,
+                            // "Search results").
+                            for key in ["source", "title"] {
+                                self.string_at(
+                                    b.get(key).unwrap_or(&Value::Null),
+                                    &format!("{bp}/{key}"),
+                                )?;
+                            }
+                            self.anthropic_content(
+                                b.get("content").unwrap_or(&Value::Null),
+                                &format!("{bp}/content"),
+                            )?;
                         }
                         Some(_) => self.unpriced(bp),
                         None => return Err(shape(&bp, "a content block with a `type`")),
