@@ -1678,3 +1678,70 @@ fn anthropic_documents_and_search_results_count_their_text() {
         );
     }
 }
+
+#[test]
+fn text_files_in_base64_count_their_text() {
+    // A text file carried as base64 prices as its text: Bedrock's txt/md/csv/html documents, a `text/*` file in an
+    // OpenAI chat and Gemini's `text/*` inline data. Broken base64 leaves the part unpriced, never silent.
+    let text = "The grass is green and the sky is blue. Die Wiese ist grün.";
+    let b64 = "VGhlIGdyYXNzIGlzIGdyZWVuIGFuZCB0aGUgc2t5IGlzIGJsdWUuIERpZSBXaWVzZSBpc3QgZ3LDvG4u";
+    let cases = [
+        (
+            format!(
+                r#"{{"messages":[{{"role":"user","content":[{{"document":{{"format":"txt","name":"notes",
+                  "source":{{"bytes":"{b64}"}}}}}},{{"text":"Summarize"}}]}}],"inferenceConfig":{{"maxTokens":300}}}}"#
+            ),
+            format!(
+                r#"{{"messages":[{{"role":"user","content":[{{"text":"{text}"}},{{"text":"Summarize"}}]}}],
+                  "inferenceConfig":{{"maxTokens":300}}}}"#
+            ),
+            "/messages/0/content/0",
+        ),
+        (
+            format!(
+                r#"{{"model":"gpt-4.1","messages":[{{"role":"user","content":[{{"type":"file","file":{{
+                  "filename":"notes.txt","file_data":"data:text/plain;base64,{b64}"}}}},
+                  {{"type":"text","text":"Summarize"}}]}}]}}"#
+            ),
+            format!(
+                r#"{{"model":"gpt-4.1","messages":[{{"role":"user","content":[{{"type":"text","text":"{text}"}},
+                  {{"type":"text","text":"Summarize"}}]}}]}}"#
+            ),
+            "/messages/0/content/0",
+        ),
+        (
+            format!(
+                r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"text/plain","data":"{b64}"}}}},
+                  {{"text":"Summarize"}}]}}]}}"#
+            ),
+            format!(r#"{{"contents":[{{"parts":[{{"text":"{text}"}},{{"text":"Summarize"}}]}}]}}"#),
+            "/contents/0/parts/0",
+        ),
+    ];
+    for (file, plain, at) in cases {
+        let (r, p) = (
+            estimate_request(&file, None, None).unwrap(),
+            estimate_request(&plain, None, None).unwrap(),
+        );
+        assert!(!r.incomplete, "{file}: {:?}", r.unpriced);
+        assert_eq!(
+            (
+                r.estimate.chars,
+                r.estimate.tokens,
+                r.estimate.low,
+                r.estimate.high
+            ),
+            (
+                p.estimate.chars,
+                p.estimate.tokens,
+                p.estimate.low,
+                p.estimate.high
+            ),
+            "{file}"
+        );
+        let broken = file.replace("IGlzIGJs", "IGlz!!Js");
+        let r = estimate_request(&broken, None, None).unwrap();
+        assert!(r.incomplete, "{broken}");
+        assert_eq!(r.unpriced, vec![at.to_string()]);
+    }
+}

@@ -15,6 +15,7 @@ pub use price::ImageRule;
 
 use price::Priced;
 use serde::Serialize;
+pub(crate) use source::decode_all as decode_base64;
 use source::Base64;
 
 /// What kind of media a part is.

@@ -208,6 +208,40 @@ impl Source for Base64<'_> {
     }
 }
 
+/// Decodes the whole of a base64 text (either alphabet; whitespace skipped, padding ending it) in pieces of at most
+/// 3 KiB handed to `out`, so that a text document streams into an estimate without a copy of its size. False where
+/// a character is outside the alphabet (what came before it has been handed over).
+pub(crate) fn decode_all(text: &str, mut out: impl FnMut(&[u8])) -> bool {
+    let mut buf = [0u8; 3 << 10];
+    let (mut n, mut acc, mut bits) = (0, 0u32, 0u32);
+    let mut whole = true;
+    for &c in text.as_bytes() {
+        let Some(s) = sextet(c) else {
+            if c.is_ascii_whitespace() {
+                continue;
+            }
+            whole = c == b'=';
+            break;
+        };
+        acc = (acc << 6) | s;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            buf[n] = (acc >> bits) as u8;
+            acc &= (1 << bits) - 1;
+            n += 1;
+            if n == buf.len() {
+                out(&buf);
+                n = 0;
+            }
+        }
+    }
+    if n > 0 {
+        out(&buf[..n]);
+    }
+    whole
+}
+
 /// Standard padded base64 of `bytes` (the decoder's counterpart, for the tests, benchmark and fuzz target that
 /// build media bodies).
 pub(crate) fn encode(bytes: &[u8]) -> String {
@@ -269,5 +303,33 @@ mod tests {
         // Not base64 at all: nothing to read, never a panic.
         let s = Base64::new("!!!!");
         assert_eq!(s.read_at(0, &mut got), 0);
+    }
+
+    #[test]
+    fn decode_all_hands_over_every_byte_in_pieces() {
+        let bytes: Vec<u8> = (0..10_000u32).map(|i| (i * 13 + i / 7) as u8).collect();
+        for len in [0usize, 1, 2, 3, 3071, 3072, 3073, 10_000] {
+            let text = encode(&bytes[..len]);
+            let wrapped: String = text
+                .as_bytes()
+                .chunks(76)
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for t in [&text, &wrapped, &text.trim_end_matches('=').to_string()] {
+                let (mut got, mut pieces) = (Vec::new(), 0);
+                assert!(decode_all(t, |b| {
+                    assert!(!b.is_empty() && b.len() <= 3 << 10);
+                    got.extend_from_slice(b);
+                    pieces += 1;
+                }));
+                assert_eq!(got, &bytes[..len], "len {len}");
+                assert_eq!(pieces, len.div_ceil(3 << 10));
+            }
+        }
+        // A character outside the alphabet ends it: what came before is handed over, and it says so.
+        let mut got = Vec::new();
+        assert!(!decode_all("aGVsbG8gd29y!bGQ=", |b| got.extend_from_slice(b)));
+        assert_eq!(got, b"hello wor");
     }
 }

@@ -48,7 +48,7 @@
 use super::error::{count_from_f64, PreflightError};
 use super::verdict::{Band, Cost};
 use crate::estimate::{Estimate, Estimator};
-use crate::media::{Data, MediaPart, Pricing};
+use crate::media::{decode_base64, Data, MediaPart, Pricing};
 use crate::names::{Names, UnknownName};
 use crate::profile::Profile;
 use crate::profile_file::Tables;
@@ -583,6 +583,15 @@ fn is_pdf(mime: &str) -> bool {
     mime.eq_ignore_ascii_case("application/pdf") || mime.to_ascii_lowercase().ends_with(".pdf")
 }
 
+/// A text file's media type (`text/plain`, `text/markdown`, `text/csv`, `text/html`, ...): the model reads its text.
+fn is_text(mime: &str) -> bool {
+    mime.get(..5)
+        .is_some_and(|t| t.eq_ignore_ascii_case("text/"))
+}
+
+/// Bedrock Converse's document formats that are text (the others are PDF and office files).
+const BEDROCK_TEXT_FORMATS: [&str; 4] = ["txt", "md", "csv", "html"];
+
 fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], PreflightError> {
     v.as_array()
         .map(Vec::as_slice)
@@ -630,6 +639,24 @@ impl Walker {
             }
             Value::Null => Ok(()),
             _ => Err(shape(path, "a string")),
+        }
+    }
+
+    /// A text document carried as base64 (a `.txt`, `.md`, `.csv` or `.html` file): its text, decoded in pieces into
+    /// the estimate with no copy of its size. Where the base64 breaks off, the rest is unpriced.
+    fn base64_text(&mut self, b64: &str, path: String) {
+        if b64.trim().is_empty() {
+            return;
+        }
+        if self.fed {
+            self.est.update("\n");
+        }
+        self.fed = true;
+        let est = &mut self.est;
+        if !decode_base64(b64, |piece| {
+            est.update_bytes(piece);
+        }) {
+            self.unpriced(path);
         }
     }
 
@@ -785,6 +812,10 @@ impl Walker {
                                 let data = data.map_or(Data::Elsewhere("file"), Data::url);
                                 let m = self.pricing.pdf(pp, data);
                                 self.parts.push(m);
+                            } else if let (true, Some(Data::Base64(b))) =
+                                (is_text(mime), data.map(Data::url))
+                            {
+                                self.base64_text(b, pp);
                             } else {
                                 self.unpriced(pp);
                             }
@@ -1287,6 +1318,13 @@ impl Walker {
                     .map_or(Data::Elsewhere("file"), Data::Base64);
                 let m = self.pricing.pdf(p.to_string(), data);
                 self.parts.push(m);
+            } else if let (true, Some(b)) = (
+                BEDROCK_TEXT_FORMATS
+                    .iter()
+                    .any(|f| format.eq_ignore_ascii_case(f)),
+                src.get("bytes").and_then(Value::as_str),
+            ) {
+                self.base64_text(b, p.to_string());
             } else {
                 self.unpriced(p.to_string());
             }
@@ -1422,6 +1460,10 @@ impl Walker {
                     .get("mediaResolution")
                     .or_else(|| part.get("media_resolution"))
                     .and_then(resolution_level);
+                if let (true, Data::Base64(b)) = (is_text(&mime), data) {
+                    self.base64_text(b, pp);
+                    continue;
+                }
                 let m = if mime.starts_with("image/") {
                     Some(self.pricing.image(pp.clone(), data, None, level))
                 } else if is_pdf(&mime) {
