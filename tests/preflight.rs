@@ -1745,3 +1745,53 @@ fn text_files_in_base64_count_their_text() {
         assert_eq!(r.unpriced, vec![at.to_string()]);
     }
 }
+
+#[test]
+fn custom_tools_count_like_functions() {
+    // GPT-5's custom tools (free-form text input) carry a name, a description and an input format: they count as a
+    // function's do, in chat (`custom: {...}`) and in the Responses API (flat), and so do their calls and outputs.
+    let desc = "Executes Python code in a sandbox and returns what it prints.";
+    let custom = format!(
+        r#"{{"model":"gpt-5","messages":[{{"role":"user","content":"Print hello."}}],
+          "tools":[{{"type":"custom","custom":{{"name":"code_exec","description":"{desc}"}}}}]}}"#
+    );
+    let function = format!(
+        r#"{{"model":"gpt-5","messages":[{{"role":"user","content":"Print hello."}}],
+          "tools":[{{"type":"function","function":{{"name":"code_exec","description":"{desc}"}}}}]}}"#
+    );
+    let (c, f) = (
+        estimate_request(&custom, None, None).unwrap(),
+        estimate_request(&function, None, None).unwrap(),
+    );
+    assert_eq!(
+        (c.tools, c.estimate.tokens, c.estimate.chars),
+        (1, f.estimate.tokens, f.estimate.chars)
+    );
+    let grammar = custom.replace(
+        r#""description""#,
+        r#""format":{"type":"grammar","syntax":"lark","definition":"start: /[0-9]+/"},"description""#,
+    );
+    let g = estimate_request(&grammar, None, None).unwrap();
+    assert!(g.estimate.chars > c.estimate.chars + 10, "{g:?}");
+    let resp = format!(
+        r#"{{"model":"gpt-5","input":[{{"role":"user","content":"Print hello."}},
+          {{"type":"custom_tool_call","call_id":"call_1","name":"code_exec","input":"print('hello')"}},
+          {{"type":"custom_tool_call_output","call_id":"call_1","output":"hello"}}],
+          "tools":[{{"type":"custom","name":"code_exec","description":"{desc}"}}]}}"#
+    );
+    let r = estimate_request(&resp, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.tools, r.incomplete),
+        (Api::OpenAiResponses, 1, false)
+    );
+    let text = [
+        "Print hello.",
+        "code_exec",
+        "print('hello')",
+        "hello",
+        "code_exec",
+        desc,
+    ]
+    .join("\n");
+    assert_eq!(r.estimate.chars, text.chars().count() as u64);
+}

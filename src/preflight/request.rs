@@ -719,7 +719,8 @@ impl Walker {
                 .iter()
                 .enumerate()
             {
-                let f = t.get("function").unwrap_or(t);
+                // A function tool, or a custom one (free-form text input, `custom: {name, description, format}`).
+                let f = t.get("function").or_else(|| t.get("custom")).unwrap_or(t);
                 if !f.is_object() {
                     return Err(shape(&format!("/tools/{i}"), "a tool object"));
                 }
@@ -859,6 +860,10 @@ impl Walker {
             if let Some(params) = f.get("parameters") {
                 over += self.schema(params, &format!("{p}/parameters"))?;
             }
+            // A custom tool's input format (a grammar's definition) as its JSON text.
+            if let Some(format) = f.get("format") {
+                self.json_text(format);
+            }
         }
         self.overhead += over.max(0) as u64;
         Ok(())
@@ -935,7 +940,11 @@ impl Walker {
                             self.json_text(it.get("name").unwrap_or(&Value::Null));
                             self.json_text(it.get("arguments").unwrap_or(&Value::Null));
                         }
-                        Some("function_call_output") => {
+                        Some("custom_tool_call") => {
+                            self.json_text(it.get("name").unwrap_or(&Value::Null));
+                            self.json_text(it.get("input").unwrap_or(&Value::Null));
+                        }
+                        Some("function_call_output" | "custom_tool_call_output") => {
                             self.json_text(it.get("output").unwrap_or(&Value::Null))
                         }
                         Some("message") | None => self.openai_content(
@@ -955,7 +964,8 @@ impl Walker {
                 .iter()
                 .enumerate()
             {
-                if t.get("type").and_then(Value::as_str).unwrap_or("function") == "function" {
+                let ty = t.get("type").and_then(Value::as_str).unwrap_or("function");
+                if ty == "function" || ty == "custom" {
                     defs.push((t, format!("/tools/{i}")));
                 } else {
                     // Built-in tools (web search, file search, ...) add prompts OpenAI does not document.
