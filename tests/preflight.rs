@@ -1795,3 +1795,20 @@ fn custom_tools_count_like_functions() {
     .join("\n");
     assert_eq!(r.estimate.chars, text.chars().count() as u64);
 }
+
+#[test]
+fn anthropics_own_tools_are_flagged() {
+    // A tool Anthropic defines (bash, text editor, web search) has no schema in the body, but its definition is in
+    // the prompt: the estimate says so. A custom tool with its schema is priced in full.
+    let body = r#"{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"List files."}],
+      "tools":[{"type":"bash_20250124","name":"bash"},
+               {"name":"get_weather","description":"Weather for a city","input_schema":{"type":"object",
+                 "properties":{"city":{"type":"string"}}}},
+               {"type":"web_search_20250305","name":"web_search","max_uses":3}]}"#;
+    let r = estimate_request(body, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.tools, r.incomplete),
+        (Api::AnthropicMessages, 3, true)
+    );
+    assert_eq!(r.unpriced, vec!["/tools/0", "/tools/2"]);
+}

@@ -1025,6 +1025,12 @@ impl Walker {
                     return Err(shape(&format!("/tools/{i}"), "a tool object"));
                 }
                 self.tool_definition(t, &format!("/tools/{i}"), t.get("input_schema"))?;
+                // Anthropic's own tools (`bash_20250124`, `text_editor_...`, `computer_...`, `web_search_...`)
+                // carry no schema: their definitions, which Anthropic writes, add tokens this walk cannot see.
+                let ty = t.get("type").and_then(Value::as_str).unwrap_or("custom");
+                if ty != "custom" && t.get("input_schema").is_none() {
+                    self.unpriced(format!("/tools/{i}"));
+                }
             }
         }
         Ok(())
