@@ -266,6 +266,16 @@ pub(crate) fn encode(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// Base64 text broken into lines of 76 characters, as MIME writes it.
+    fn wrap(text: &str, newline: &str) -> String {
+        let lines: Vec<&str> = text
+            .as_bytes()
+            .chunks(76)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        lines.join(newline)
+    }
+
     #[test]
     fn base64_reads_any_offset_as_the_raw_bytes_do() {
         let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
@@ -289,13 +299,7 @@ mod tests {
     #[test]
     fn wrapped_base64_is_read_from_its_decoded_start() {
         let bytes: Vec<u8> = (0..300u32).map(|i| (i * 31) as u8).collect();
-        let text = encode(&bytes);
-        let wrapped: String = text
-            .as_bytes()
-            .chunks(76)
-            .map(|c| std::str::from_utf8(c).unwrap())
-            .collect::<Vec<_>>()
-            .join("\r\n");
+        let wrapped = wrap(&encode(&bytes), "\r\n");
         let s = Base64::new(&wrapped);
         let mut got = [0u8; 20];
         assert_eq!(s.read_at(250, &mut got), 20);
@@ -310,12 +314,7 @@ mod tests {
         let bytes: Vec<u8> = (0..10_000u32).map(|i| (i * 13 + i / 7) as u8).collect();
         for len in [0usize, 1, 2, 3, 3071, 3072, 3073, 10_000] {
             let text = encode(&bytes[..len]);
-            let wrapped: String = text
-                .as_bytes()
-                .chunks(76)
-                .map(|c| std::str::from_utf8(c).unwrap())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let wrapped = wrap(&text, "\n");
             for t in [&text, &wrapped, &text.trim_end_matches('=').to_string()] {
                 let (mut got, mut pieces) = (Vec::new(), 0);
                 assert!(decode_all(t, |b| {
