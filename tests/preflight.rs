@@ -699,6 +699,20 @@ fn legacy_completions_count_prompts_token_ids_and_best_of() {
         let r = estimate_request(&body, None, None).unwrap();
         assert_eq!(r.max_output, None, "{body}");
     }
+    // Meta's Llama models on Bedrock cap with `max_gen_len`; llama.cpp's server with `n_predict` (-1: no limit).
+    let llama =
+        r#"{"prompt":"<|begin_of_text|>Why is the sky blue?","max_gen_len":512,"temperature":0.5}"#;
+    assert_eq!(
+        estimate_request(llama, None, None).unwrap().max_output,
+        Some(512)
+    );
+    let cpp = r#"{"prompt":"Building a website can be done in 10 simple steps:","n_predict":128}"#;
+    assert_eq!(
+        estimate_request(cpp, None, None).unwrap().max_output,
+        Some(128)
+    );
+    let cpp = cpp.replace("128", "-1");
+    assert_eq!(estimate_request(&cpp, None, None).unwrap().max_output, None);
     // Its system prompt and images (bare base64) count too.
     let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
     let full = ollama.replace(
@@ -795,6 +809,12 @@ fn bedrock_converse_bodies_count_blocks_tools_and_cap() {
     );
     assert_eq!(r.estimate.profile, Profile::ClaudeLegacy);
     assert_eq!((r.messages, r.tools, r.max_output), (3, 1, Some(512)));
+    // Amazon Nova's InvokeModel body is this shape with `inferenceConfig.max_new_tokens`.
+    let nova = r#"{"schemaVersion":"messages-v1","system":[{"text":"Answer briefly."}],
+      "messages":[{"role":"user","content":[{"text":"Why is the sky blue?"}]}],
+      "inferenceConfig":{"max_new_tokens":300,"temperature":0.7}}"#;
+    let n = estimate_request(nova, None, None).unwrap();
+    assert_eq!((n.api, n.max_output), (Api::BedrockConverse, Some(300)));
     // A Claude model behind Bedrock adds Anthropic's tool-use system prompt.
     assert_eq!(
         r.overhead_tokens,

@@ -118,7 +118,8 @@ pub enum Api {
     BedrockConverse,
     /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`), Anthropic's
     /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`), Hugging Face text generation (`inputs`,
-    /// `parameters.max_new_tokens`) and Ollama's `POST /api/generate` (`prompt`, `options.num_predict`).
+    /// `parameters.max_new_tokens`), Ollama's `POST /api/generate` (`prompt`, `options.num_predict`), llama.cpp's
+    /// `POST /completion` (`n_predict`) and Meta's Llama models on Bedrock (`prompt`, `max_gen_len`).
     Completions,
     /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
     Embeddings,
@@ -290,10 +291,11 @@ pub struct RequestEstimate {
     /// Each image, PDF and audio part, with its size, pages or duration and what it was priced at.
     pub media: Vec<MediaPart>,
     /// The output the body may generate in all: its cap (`max_tokens`, `max_completion_tokens`,
-    /// `max_output_tokens`, `maxOutputTokens`, `inferenceConfig.maxTokens`, `max_tokens_to_sample`, Ollama's
-    /// `options.num_predict`) times the completions it asks for (`n`, `best_of`, `candidateCount`, one per prompt of
-    /// a legacy completion's array). `None` when the body sets no cap (for a legacy completion the API's default of
-    /// 16 applies, but for Ollama's `num_predict` of -1 or -2, which lift the cap); `Some(0)` for embeddings.
+    /// `max_output_tokens`, `maxOutputTokens`, `inferenceConfig.maxTokens` (Nova's `max_new_tokens`),
+    /// `max_tokens_to_sample`, `max_gen_len`, Ollama's `options.num_predict`, llama.cpp's `n_predict`) times the
+    /// completions it asks for (`n`, `best_of`, `candidateCount`, one per prompt of a legacy completion's array).
+    /// `None` when the body sets no cap (for a legacy completion the API's default of 16 applies, but for a
+    /// `num_predict` or `n_predict` of -1 or -2, which lift the cap); `Some(0)` for embeddings.
     pub max_output: Option<u64>,
     /// Messages (turns, input items) counted.
     pub messages: u64,
@@ -440,7 +442,14 @@ pub fn estimate_request_priced(
         }
         Api::BedrockConverse => {
             w.bedrock(body)?;
-            first_count(body, &["/inferenceConfig/maxTokens"])?
+            // Amazon Nova's InvokeModel body names it `inferenceConfig.max_new_tokens`.
+            first_count(
+                body,
+                &[
+                    "/inferenceConfig/maxTokens",
+                    "/inferenceConfig/max_new_tokens",
+                ],
+            )?
         }
         Api::Completions => {
             let prompts = w.completions(body)?;
@@ -450,6 +459,8 @@ pub fn estimate_request_priced(
                     "/max_tokens",
                     "/max_tokens_to_sample",
                     "/parameters/max_new_tokens",
+                    // Meta's Llama models on Bedrock (InvokeModel: `prompt`, `max_gen_len`).
+                    "/max_gen_len",
                 ],
             )? {
                 None => num_predict(body)?.unwrap_or(Some(COMPLETIONS_DEFAULT_MAX_TOKENS)),
@@ -526,20 +537,26 @@ fn times(cap: Option<u64>, n: u64) -> Option<u64> {
     cap.map(|c| c.saturating_mul(n))
 }
 
-/// Where Ollama's native APIs (`/api/chat`, `/api/generate`) take their output cap.
-const NUM_PREDICT: &str = "/options/num_predict";
+/// Where Ollama's native APIs (`/api/chat`, `/api/generate`) and llama.cpp's server (`/completion`) take their
+/// output cap.
+const NUM_PREDICT: [&str; 2] = ["/options/num_predict", "/n_predict"];
 
-/// Ollama's output cap, `options.num_predict`, when the body sets it: `Some(None)` for its sentinels -1 (no limit)
-/// and -2 (until the context is full), which cap nothing.
+/// Ollama's or llama.cpp's output cap, `options.num_predict` or `n_predict`, when the body sets it: `Some(None)` for
+/// their sentinels -1 (no limit) and -2 (until the context is full), which cap nothing.
 fn num_predict(body: &Value) -> Result<Option<Option<u64>>, PreflightError> {
-    match body.pointer(NUM_PREDICT) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(f) if f == -1.0 || f == -2.0 => Ok(Some(None)),
-            Some(f) => count_from_f64(NUM_PREDICT, f).map(|n| Some(Some(n))),
-            None => Err(shape(NUM_PREDICT, "a whole number of tokens, or -1 or -2")),
-        },
+    for p in NUM_PREDICT {
+        match body.pointer(p) {
+            None | Some(Value::Null) => continue,
+            Some(v) => {
+                return match v.as_f64() {
+                    Some(f) if f == -1.0 || f == -2.0 => Ok(Some(None)),
+                    Some(f) => count_from_f64(p, f).map(|n| Some(Some(n))),
+                    None => Err(shape(p, "a whole number of tokens, or -1 or -2")),
+                }
+            }
+        }
     }
+    Ok(None)
 }
 
 fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, PreflightError> {
