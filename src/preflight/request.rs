@@ -642,11 +642,35 @@ impl Walker {
         if s.is_empty() {
             return;
         }
+        self.next_piece();
+        self.est.update(s);
+    }
+
+    /// Starts a piece of the prompt's text: after another, a newline joins them.
+    fn next_piece(&mut self) {
         if self.fed {
             self.est.update("\n");
         }
-        self.est.update(s);
         self.fed = true;
+    }
+
+    /// The string members `keys` of `obj`, each as text (an absent or null one is nothing; another value, an error
+    /// at `{p}/{key}`).
+    fn members(&mut self, obj: &Value, keys: &[&str], p: &str) -> Result<(), PreflightError> {
+        for key in keys {
+            self.string_at(obj.get(key).unwrap_or(&Value::Null), &format!("{p}/{key}"))?;
+        }
+        Ok(())
+    }
+
+    /// Context the provider holds and prepends, billed as input but not in the body: each of `keys` the body sets is
+    /// unpriced.
+    fn held(&mut self, body: &Value, keys: &[&str]) {
+        for key in keys {
+            if body.get(key).is_some_and(|v| !v.is_null()) {
+                self.unpriced(format!("/{key}"));
+            }
+        }
     }
 
     fn string_at(&mut self, v: &Value, path: &str) -> Result<(), PreflightError> {
@@ -666,10 +690,7 @@ impl Walker {
         if b64.trim().is_empty() {
             return;
         }
-        if self.fed {
-            self.est.update("\n");
-        }
-        self.fed = true;
+        self.next_piece();
         let est = &mut self.est;
         if !decode_base64(b64, |piece| {
             est.update_bytes(piece);
@@ -756,7 +777,7 @@ impl Walker {
         self.openai_tools(&defs)?;
         // Structured Outputs: `response_format: {type: json_schema, json_schema: {name, description, schema}}`.
         if let Some(f) = body.pointer("/response_format/json_schema") {
-            self.output_schema(f, f.get("schema"), "/response_format/json_schema")?;
+            self.output_schema(f, "/response_format/json_schema")?;
         }
         Ok(())
     }
@@ -764,21 +785,12 @@ impl Walker {
     /// A Structured Outputs schema (`response_format`'s, `text.format`'s): its name, description and properties
     /// count as prompt tokens, rendered as a function's parameters are (OpenAI does not document how it renders
     /// them).
-    fn output_schema(
-        &mut self,
-        f: &Value,
-        schema: Option<&Value>,
-        p: &str,
-    ) -> Result<(), PreflightError> {
+    fn output_schema(&mut self, f: &Value, p: &str) -> Result<(), PreflightError> {
         if !f.is_object() {
             return Err(shape(p, "a JSON schema format object"));
         }
-        self.string_at(f.get("name").unwrap_or(&Value::Null), &format!("{p}/name"))?;
-        self.string_at(
-            f.get("description").unwrap_or(&Value::Null),
-            &format!("{p}/description"),
-        )?;
-        if let Some(schema) = schema {
+        self.members(f, &["name", "description"], p)?;
+        if let Some(schema) = f.get("schema") {
             let over = self.schema(schema, &format!("{p}/schema"))?;
             self.overhead += over.max(0) as u64;
         }
@@ -870,11 +882,7 @@ impl Walker {
             } else {
                 OPENAI_PER_TOOL
             } as i64;
-            self.string_at(f.get("name").unwrap_or(&Value::Null), &format!("{p}/name"))?;
-            self.string_at(
-                f.get("description").unwrap_or(&Value::Null),
-                &format!("{p}/description"),
-            )?;
+            self.members(f, &["name", "description"], p)?;
             if let Some(params) = f.get("parameters") {
                 over += self.schema(params, &format!("{p}/parameters"))?;
             }
@@ -995,16 +1003,12 @@ impl Walker {
         // Structured Outputs: `text.format: {type: json_schema, name, description, schema}`.
         if let Some(f) = body.pointer("/text/format") {
             if f.get("type").and_then(Value::as_str) == Some("json_schema") {
-                self.output_schema(f, f.get("schema"), "/text/format")?;
+                self.output_schema(f, "/text/format")?;
             }
         }
         // Context the provider holds and prepends, billed as input: an earlier response's whole conversation, a
         // stored conversation, a stored prompt. Its size is not in the body.
-        for key in ["previous_response_id", "conversation", "prompt"] {
-            if body.get(key).is_some_and(|v| !v.is_null()) {
-                self.unpriced(format!("/{key}"));
-            }
-        }
+        self.held(body, &["previous_response_id", "conversation", "prompt"]);
         Ok(())
     }
 
@@ -1062,14 +1066,7 @@ impl Walker {
         schema: Option<&Value>,
     ) -> Result<(), PreflightError> {
         self.tools += 1;
-        self.string_at(
-            def.get("name").unwrap_or(&Value::Null),
-            &format!("{p}/name"),
-        )?;
-        self.string_at(
-            def.get("description").unwrap_or(&Value::Null),
-            &format!("{p}/description"),
-        )?;
+        self.members(def, &["name", "description"], p)?;
         if let Some(s) = schema {
             self.json_text(s);
         }
@@ -1120,12 +1117,7 @@ impl Walker {
                             if t == "document" {
                                 // A document's title and context reach the model too (Anthropic's docs,
                                 // "Citations").
-                                for key in ["title", "context"] {
-                                    self.string_at(
-                                        b.get(key).unwrap_or(&Value::Null),
-                                        &format!("{bp}/{key}"),
-                                    )?;
-                                }
+                                self.members(b, &["title", "context"], &bp)?;
                             }
                             if t == "image" {
                                 let m = self.pricing.image(bp, data, None, None);
@@ -1147,12 +1139,7 @@ impl Walker {
                         Some("search_result") => {
                             // A search result: its source, title and text blocks (Anthropic's docs,
                             // "Search results").
-                            for key in ["source", "title"] {
-                                self.string_at(
-                                    b.get(key).unwrap_or(&Value::Null),
-                                    &format!("{bp}/{key}"),
-                                )?;
-                            }
+                            self.members(b, &["source", "title"], &bp)?;
                             self.anthropic_content(
                                 b.get("content").unwrap_or(&Value::Null),
                                 &format!("{bp}/content"),
@@ -1237,11 +1224,7 @@ impl Walker {
             }
         }
         // Cached content is part of the prompt (and of its token count), held by the provider.
-        for key in ["cachedContent", "cached_content"] {
-            if body.get(key).is_some_and(|v| !v.is_null()) {
-                self.unpriced(format!("/{key}"));
-            }
-        }
+        self.held(body, &["cachedContent", "cached_content"]);
         Ok(())
     }
 
