@@ -96,7 +96,8 @@ export type Api =
   | 'gemini_generate_content'
   | 'bedrock_converse'
   | 'completions'
-  | 'embeddings';
+  | 'embeddings'
+  | 'cohere_chat';
 
 /** One image, PDF or audio part of a request, priced by its provider's documented rule for the model. */
 export interface MediaPart {

@@ -375,7 +375,7 @@ fn every_name_parses_back_and_an_unknown_one_lists_them() {
             "openai2".parse::<Provider>().unwrap_err(),
             "bedrock",
         ),
-        ("api", "grpc".parse::<Api>().unwrap_err(), "embeddings"),
+        ("api", "grpc".parse::<Api>().unwrap_err(), "cohere_chat"),
         ("policy", "p99".parse::<Policy>().unwrap_err(), "optimistic"),
         (
             "dimension",
@@ -1831,4 +1831,188 @@ fn anthropics_own_tools_are_flagged() {
         (Api::AnthropicMessages, 3, true)
     );
     assert_eq!(r.unpriced, vec!["/tools/0", "/tools/2"]);
+}
+
+#[test]
+fn cohere_chat_bodies_count_preamble_history_documents_and_tools() {
+    // Cohere's v1 chat (and Command R on Bedrock): a `message`, not `messages`. Each piece prices as the same text
+    // given as a completion's prompt, in the walk's order, one piece a line.
+    let v1 = r#"{"model":"command-r-plus-08-2024","preamble":"You respond in concise sentences.",
+      "chat_history":[{"role":"user","message":"Hello"},{"role":"chatbot","message":"Hi, how can I help?"}],
+      "message":"Who is more popular?","max_tokens":300,
+      "documents":[{"title":"Popularity","snippet":"Backstreet Boys sold more albums."}]}"#;
+    let r = estimate_request(v1, None, None).unwrap();
+    assert_eq!(r.api, Api::CohereChat);
+    assert_eq!(
+        (r.messages, r.max_output, r.overhead_tokens, r.incomplete),
+        (3, Some(300), 3 * COHERE_PER_TURN, false)
+    );
+    let pieces = [
+        "You respond in concise sentences.",
+        "Hello",
+        "Hi, how can I help?",
+        "Who is more popular?",
+        "title",
+        "Popularity",
+        "snippet",
+        "Backstreet Boys sold more albums.",
+    ];
+    let same = estimate(&pieces.join("\n"), Profile::O200k);
+    assert_eq!(
+        (r.estimate.chars, r.estimate.tokens - r.overhead_tokens),
+        (same.chars, same.tokens)
+    );
+    // Tools: a name, a description and the parameter definitions (as the API spells them or camelCased); the
+    // documents a connector fetches are not in the body.
+    let tools = r#"{"message":"Sales on 29 September?","connectors":[{"id":"web-search"}],"tools":[
+      {"name":"daily_sales","description":"Sales for a day.","parameter_definitions":
+      {"day":{"description":"The day, YYYY-MM-DD.","type":"str","required":true}}}]}"#;
+    let r = estimate_request(tools, None, None).unwrap();
+    assert_eq!(
+        (r.api, r.tools, r.max_output, r.incomplete),
+        (Api::CohereChat, 1, None, true)
+    );
+    assert_eq!(r.unpriced, ["/connectors"]);
+    let camel = tools.replace("parameter_definitions", "parameterDefinitions");
+    let c = estimate_request(&camel, None, None).unwrap();
+    assert_eq!(c.estimate.tokens, r.estimate.tokens);
+    let bare = estimate_request(&tools.replace(r#""tools":"#, r#""x":"#), None, None).unwrap();
+    assert!(
+        r.estimate.tokens > bare.estimate.tokens + 15,
+        "{} {}",
+        r.estimate.tokens,
+        bare.estimate.tokens
+    );
+    // Cohere's v2 chat is OpenAI chat's body with `documents` beside it: they count, a string or `{id, data}`.
+    let v2 = |docs: &str| {
+        format!(
+            r#"{{"model":"command-a-03-2025","messages":[{{"role":"user","content":"Who's the best?"}}]{docs}}}"#
+        )
+    };
+    let none = estimate_request(&v2(""), None, None).unwrap();
+    let text = estimate("Cohere is the best!", Profile::O200k).tokens;
+    for docs in [
+        r#","documents":["Cohere is the best!"]"#,
+        r#","documents":[{"id":"1","data":"Cohere is the best!"}]"#,
+    ] {
+        let r = estimate_request(&v2(docs), None, None).unwrap();
+        assert_eq!(r.api, Api::OpenAiChat);
+        assert!(r.estimate.tokens >= none.estimate.tokens + text, "{docs}");
+    }
+    for bad in [r#","documents":{"a":1}"#, r#","documents":[5]"#] {
+        let e = estimate_request(&v2(bad), None, None).unwrap_err();
+        assert!(e.to_string().contains("/documents"), "{bad}: {e}");
+    }
+    let e = estimate_request(
+        r#"{"message":"Hi","chat_history":[{"role":"user","message":7}]}"#,
+        None,
+        None,
+    );
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("/chat_history/0/message"));
+}
+
+#[test]
+fn more_completion_shapes_read_their_prompt_and_cap() {
+    // Amazon Titan (`inputText`, `textGenerationConfig.maxTokenCount`), SGLang (`text`,
+    // `sampling_params.max_new_tokens`), AI21's Jurassic-2 on Bedrock (`maxTokens`): each was an error, or a
+    // legacy completion's default cap of 16.
+    let prompt = "Describe the purpose of a 'hello world' program in one line.";
+    let want = estimate(prompt, Profile::O200k);
+    for (body, cap) in [
+        (
+            format!(r#"{{"inputText":"{prompt}","textGenerationConfig":{{"maxTokenCount":512}}}}"#),
+            512,
+        ),
+        (
+            format!(r#"{{"text":"{prompt}","sampling_params":{{"max_new_tokens":32}}}}"#),
+            32,
+        ),
+        (format!(r#"{{"prompt":"{prompt}","maxTokens":200}}"#), 200),
+    ] {
+        let r = estimate_request(&body, None, None).unwrap();
+        assert_eq!(r.api, Api::Completions, "{body}");
+        assert_eq!(
+            (r.estimate.tokens, r.max_output),
+            (want.tokens, Some(cap)),
+            "{body}"
+        );
+    }
+    // SGLang's `image_data` is an image, unreadable here (a path): priced as its band and flagged.
+    let img = r#"{"text":"<image> What is this?","image_data":"example_image.png"}"#;
+    let r = estimate_request(img, None, None).unwrap();
+    assert_eq!(r.unpriced, ["/image_data"]);
+    assert!(r.media_tokens > 0);
+    // Responses' `text` is an object: no completion.
+    assert!(estimate_request(r#"{"text":{"format":{"type":"text"}}}"#, None, None).is_err());
+}
+
+#[test]
+fn envelopes_are_estimated_as_the_body_inside() {
+    // An OpenAI Batch input line: the request is its `body`, pointers say where in the line.
+    let inner = r#"{"model":"gpt-4o","messages":[{"role":"user","content":[
+      {"type":"image_url","image_url":{"url":"https://example.org/a.png"}},{"type":"text","text":"Hello world!"}]}],
+      "max_tokens":1000}"#;
+    let line = format!(
+        r#"{{"custom_id":"request-1","method":"POST","url":"/v1/chat/completions","body":{inner}}}"#
+    );
+    let (r, want) = (
+        estimate_request(&line, None, None).unwrap(),
+        estimate_request(inner, None, None).unwrap(),
+    );
+    assert_eq!(
+        (r.api, r.estimate.tokens, r.max_output),
+        (want.api, want.estimate.tokens, want.max_output)
+    );
+    assert_eq!(r.unpriced, ["/body/messages/0/content/0"]);
+    assert_eq!(r.media[0].pointer, "/body/messages/0/content/0");
+    let e = estimate_request(
+        &line.replace(r#""max_tokens":1000"#, r#""max_tokens":-3"#),
+        None,
+        None,
+    );
+    assert!(e.unwrap_err().to_string().contains("/body/max_tokens"));
+    // DashScope's native body: `input.messages` (or `input.prompt`) with its caps in `parameters`; a Qwen model's
+    // profile, qwen3 when the model is not named.
+    let ds = r#"{"model":"qwen-plus","input":{"messages":[{"role":"user","content":"你是谁？"}]},
+      "parameters":{"result_format":"message","max_tokens":1024,"n":2}}"#;
+    let chat = r#"{"model":"qwen-plus","messages":[{"role":"user","content":"你是谁？"}]}"#;
+    let (r, want) = (
+        estimate_request(ds, None, None).unwrap(),
+        estimate_request(chat, None, None).unwrap(),
+    );
+    assert_eq!(
+        (r.api, r.estimate.profile, r.estimate.tokens, r.max_output),
+        (
+            Api::OpenAiChat,
+            want.estimate.profile,
+            want.estimate.tokens,
+            Some(2048)
+        )
+    );
+    assert_eq!(r.model.as_deref(), Some("qwen-plus"));
+    let unnamed = estimate_request(r#"{"input":{"prompt":"你好"}}"#, None, None).unwrap();
+    assert_eq!(
+        (unnamed.api, unnamed.estimate.profile, unnamed.max_output),
+        (Api::Completions, Profile::Qwen3, None)
+    );
+    let tools = ds.replace(
+        r#""n":2"#,
+        r#""tools":[{"type":"function","function":{"name":"f"}}]"#,
+    );
+    assert_eq!(
+        estimate_request(&tools, None, None).unwrap().unpriced,
+        ["/parameters/tools"]
+    );
+    let e = estimate_request(
+        &ds.replace(r#""content":"你是谁？""#, r#""content":5"#),
+        None,
+        None,
+    );
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("/input/messages/0/content"));
 }

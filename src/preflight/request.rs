@@ -1,7 +1,9 @@
 //! Estimating whole request bodies: OpenAI chat completions and Responses, Anthropic Messages, Gemini
 //! generateContent, Amazon Bedrock Converse, legacy text completions (OpenAI `/v1/completions`, Anthropic's
-//! `/v1/complete`) and OpenAI-style embeddings. System prompts, messages, content parts and tool definitions are all
-//! counted, with the structural overhead each API adds around them; prompts given as token ids are counted exactly.
+//! `/v1/complete`, and the text-generation bodies of Hugging Face, Titan, SGLang, Ollama and llama.cpp), OpenAI-style
+//! embeddings and Cohere's chat; an OpenAI Batch input line and DashScope's native body are read as the body inside.
+//! System prompts, messages, content parts and tool definitions are all counted, with the structural overhead each
+//! API adds around them; prompts given as token ids are counted exactly.
 //!
 //! # Output reserved
 //!
@@ -83,13 +85,15 @@ pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
 pub const GEMINI_PER_CONTENT: u64 = 4;
 /// Bedrock Converse: per message (assumed, as Anthropic's: the models behind it publish no chat format).
 pub const BEDROCK_PER_MESSAGE: u64 = 4;
+/// Cohere chat: per turn (assumed, as Anthropic's: Cohere publishes no tokenizer for its chat format).
+pub const COHERE_PER_TURN: u64 = 4;
 /// Legacy completions: the output cap when the body gives none (OpenAI `/v1/completions`, `max_tokens` default).
 pub const COMPLETIONS_DEFAULT_MAX_TOKENS: u64 = 16;
 
 impl std::str::FromStr for Api {
     type Err = UnknownName;
     /// Parses an API's name (`open_ai_chat`, `open_ai_responses`, `anthropic_messages`,
-    /// `gemini_generate_content`, `bedrock_converse`, `completions`, `embeddings`; `-` for `_` too).
+    /// `gemini_generate_content`, `bedrock_converse`, `completions`, `embeddings`, `cohere_chat`; `-` for `_` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         static APIS: Names = Names {
             what: "api",
@@ -123,11 +127,14 @@ pub enum Api {
     Completions,
     /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
     Embeddings,
+    /// Cohere's v1 chat, `POST /v1/chat`, and Cohere's Command R models on Bedrock (InvokeModel): a `message`, a
+    /// `preamble`, the `chat_history`, `documents` and `tools`. (Cohere's v2 chat has `messages`: OpenAI chat.)
+    CohereChat,
 }
 
 impl Api {
     /// Every API, in the order they are listed.
-    pub const ALL: [Api; 7] = [
+    pub const ALL: [Api; 8] = [
         Api::OpenAiChat,
         Api::OpenAiResponses,
         Api::AnthropicMessages,
@@ -135,10 +142,11 @@ impl Api {
         Api::BedrockConverse,
         Api::Completions,
         Api::Embeddings,
+        Api::CohereChat,
     ];
 
     /// Every API's name, in [`Api::ALL`] order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "open_ai_chat",
         "open_ai_responses",
         "anthropic_messages",
@@ -146,6 +154,7 @@ impl Api {
         "bedrock_converse",
         "completions",
         "embeddings",
+        "cohere_chat",
     ];
 
     /// The API's name in JSON (`open_ai_chat`, `anthropic_messages`, ...).
@@ -155,8 +164,9 @@ impl Api {
 
     /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
-    /// `instructions`, `previous_response_id` or a stored `prompt` object) Responses; a `prompt` (or Hugging Face's
-    /// `inputs`) without `messages` is a legacy completion; `messages` is Bedrock Converse when there is an
+    /// `instructions`, `previous_response_id` or a stored `prompt` object) Responses; without `messages`, a string
+    /// `message` is Cohere's v1 chat and a `prompt` (Hugging Face's `inputs`, Titan's `inputText`, SGLang's `text`) a
+    /// legacy completion; `messages` is Bedrock Converse when there is an
     /// `inferenceConfig` or `toolConfig` or a content block keyed by its kind (`{"text": ...}`, no `type`), Anthropic
     /// when there is a top-level `system` or `anthropic_version` (Vertex AI, Bedrock's InvokeModel), a tool with
     /// `input_schema`, an Anthropic content block (`tool_use`, `tool_result`, an image with `source`) or a `claude`
@@ -194,7 +204,15 @@ impl Api {
             return Some(Api::OpenAiResponses);
         }
         if !o.contains_key("messages") {
-            let prompt = o.contains_key("prompt") || o.contains_key("inputs");
+            // Cohere's v1 chat names its new turn `message`.
+            if o.get("message").is_some_and(Value::is_string) {
+                return Some(Api::CohereChat);
+            }
+            // Titan's `inputText`, SGLang's `text` (a string or strings: Responses' `text` is an object).
+            let prompt = o.contains_key("prompt")
+                || o.contains_key("inputs")
+                || o.contains_key("inputText")
+                || o.get("text").is_some_and(|t| t.is_string() || t.is_array());
             return prompt.then_some(Api::Completions);
         }
         let keyed_blocks = any_block(body, |p| {
@@ -235,7 +253,10 @@ impl Api {
     /// The profile that counts this API's tokens when the model does not say.
     pub const fn default_profile(self) -> Profile {
         match self {
-            Api::OpenAiChat | Api::OpenAiResponses | Api::Completions => Profile::O200k,
+            // Cohere publishes no tokenizer a profile reads; o200k stands in, as for other OpenAI-style APIs.
+            Api::OpenAiChat | Api::OpenAiResponses | Api::Completions | Api::CohereChat => {
+                Profile::O200k
+            }
             // OpenAI's embedding models (text-embedding-3, ada-002) use cl100k.
             Api::Embeddings => Profile::Cl100k,
             Api::AnthropicMessages | Api::BedrockConverse => Profile::ClaudeLegacy,
@@ -351,13 +372,16 @@ pub fn estimate_request_priced(
     if !body.is_object() {
         return Err(shape("", "a JSON object (a request body)"));
     }
+    if let Some(r) = envelope(body, api, tables) {
+        return r;
+    }
     let api = match api.or_else(|| Api::detect(body)) {
         Some(a) => a,
         None => {
             return Err(shape(
                 "",
                 "an OpenAI chat (`messages`), Responses (`input`), Anthropic or Bedrock Converse (`messages`), Gemini \
-                 (`contents`), completion (`prompt`) or embeddings (`input`) request",
+                 (`contents`), Cohere chat (`message`), completion (`prompt`) or embeddings (`input`) request",
             ))
         }
     };
@@ -379,7 +403,11 @@ pub fn estimate_request_priced(
             .into()
     });
     let family = match api {
-        Api::OpenAiChat | Api::OpenAiResponses | Api::Completions | Api::Embeddings => "openai",
+        Api::OpenAiChat
+        | Api::OpenAiResponses
+        | Api::Completions
+        | Api::Embeddings
+        | Api::CohereChat => "openai",
         Api::AnthropicMessages | Api::BedrockConverse => "anthropic",
         Api::GeminiGenerateContent => "gemini",
     };
@@ -461,6 +489,10 @@ pub fn estimate_request_priced(
                     "/parameters/max_new_tokens",
                     // Meta's Llama models on Bedrock (InvokeModel: `prompt`, `max_gen_len`).
                     "/max_gen_len",
+                    // AI21's Jurassic-2 on Bedrock, Amazon Titan's text models, SGLang's `POST /generate`.
+                    "/maxTokens",
+                    "/textGenerationConfig/maxTokenCount",
+                    "/sampling_params/max_new_tokens",
                 ],
             )? {
                 None => num_predict(body)?.unwrap_or(Some(COMPLETIONS_DEFAULT_MAX_TOKENS)),
@@ -473,6 +505,10 @@ pub fn estimate_request_priced(
         Api::Embeddings => {
             w.embeddings(body)?;
             Some(0)
+        }
+        Api::CohereChat => {
+            w.cohere(body)?;
+            first_count(body, &["/max_tokens"])?
         }
     };
     let mut estimate = w.est.finish_as(tables);
@@ -503,6 +539,77 @@ pub fn estimate_request_priced(
         incomplete: !w.unpriced.is_empty(),
         unpriced: w.unpriced,
     })
+}
+
+/// A body wrapped in an envelope, estimated as the body inside with its pointers (in `unpriced`, `media` and errors)
+/// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`) and DashScope's native
+/// generation body (`input: {messages}` or `input: {prompt}`, its caps in `parameters`, the model beside them).
+/// `None` when the body is in no envelope.
+fn envelope(
+    body: &Value,
+    api: Option<Api>,
+    tables: Option<Tables<'_>>,
+) -> Option<Result<RequestEstimate, PreflightError>> {
+    if let (Some(inner), Some(_)) = (body.get("body"), body.get("custom_id")) {
+        return Some(within("/body", estimate_request_priced(inner, api, tables)));
+    }
+    let input = body
+        .get("input")
+        .filter(|i| i.get("messages").is_some() || i.get("prompt").is_some())?;
+    let model = body.get("model").and_then(Value::as_str);
+    let tables = tables.unwrap_or_else(|| {
+        model
+            .and_then(|m| Profile::for_model(m).ok())
+            .unwrap_or(Profile::Qwen3)
+            .into()
+    });
+    let r = within("/input", estimate_request_priced(input, api, Some(tables)));
+    Some(r.and_then(|mut r| {
+        r.model = model.map(str::to_string);
+        // DashScope's default cap is the model's own maximum output, which the body does not say.
+        let cap = first_count(body, &["/parameters/max_tokens"])?;
+        r.max_output = times(cap, choices(body, &["/parameters/n"])?);
+        if body
+            .pointer("/parameters/tools")
+            .is_some_and(|t| !t.is_null())
+        {
+            r.unpriced.push("/parameters/tools".into());
+            r.incomplete = true;
+        }
+        Ok(r)
+    }))
+}
+
+/// An estimate of the body at `prefix`, with its pointers made the outer body's.
+fn within(
+    prefix: &str,
+    r: Result<RequestEstimate, PreflightError>,
+) -> Result<RequestEstimate, PreflightError> {
+    let outer = |p: &mut String| {
+        if p.starts_with('/') || p.is_empty() {
+            *p = if p.as_str() == "/" || p.is_empty() {
+                prefix.to_string()
+            } else {
+                format!("{prefix}{p}")
+            };
+        }
+    };
+    match r {
+        Ok(mut r) => {
+            r.unpriced.iter_mut().for_each(outer);
+            r.media.iter_mut().for_each(|m| outer(&mut m.pointer));
+            Ok(r)
+        }
+        Err(PreflightError::WrongShape { mut path, expected }) => {
+            outer(&mut path);
+            Err(PreflightError::WrongShape { path, expected })
+        }
+        Err(PreflightError::InvalidCount { mut what, value }) => {
+            outer(&mut what);
+            Err(PreflightError::InvalidCount { what, value })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn shape(path: &str, expected: &str) -> PreflightError {
@@ -779,7 +886,8 @@ impl Walker {
         if let Some(f) = body.pointer("/response_format/json_schema") {
             self.output_schema(f, "/response_format/json_schema")?;
         }
-        Ok(())
+        // Cohere's v2 chat: grounding `documents` beside the messages.
+        self.documents(body)
     }
 
     /// A Structured Outputs schema (`response_format`'s, `text.format`'s): its name, description and properties
@@ -1352,14 +1460,100 @@ impl Walker {
         Ok(())
     }
 
+    // ---- Cohere chat (v1) ---------------------------------------------------------------------------------------
+
+    /// Cohere's v1 chat: the `preamble`, each `chat_history` turn (`{role, message}`, a chatbot's `tool_calls`, a tool
+    /// turn's `tool_results`), the new `message`, the `tool_results` sent with it, `documents` and `tools`.
+    /// `connectors` (web search, say) add documents the provider fetches: unpriced.
+    fn cohere(&mut self, body: &Value) -> Result<(), PreflightError> {
+        self.string_at(body.get("preamble").unwrap_or(&Value::Null), "/preamble")?;
+        if let Some(h) = body.get("chat_history").filter(|h| !h.is_null()) {
+            for (i, turn) in arr(h, "/chat_history", "an array of turns")?
+                .iter()
+                .enumerate()
+            {
+                let p = format!("/chat_history/{i}");
+                if !turn.is_object() {
+                    return Err(shape(&p, "a turn object with `role` and `message`"));
+                }
+                self.messages += 1;
+                self.overhead += COHERE_PER_TURN;
+                self.members(turn, &["message"], &p)?;
+                self.json_text(turn.get("tool_calls").unwrap_or(&Value::Null));
+                self.json_text(turn.get("tool_results").unwrap_or(&Value::Null));
+            }
+        }
+        self.messages += 1;
+        self.overhead += COHERE_PER_TURN;
+        self.members(body, &["message"], "")?;
+        self.json_text(body.get("tool_results").unwrap_or(&Value::Null));
+        self.documents(body)?;
+        if let Some(tools) = body.get("tools").filter(|t| !t.is_null()) {
+            for (i, t) in arr(tools, "/tools", "an array of tools")?
+                .iter()
+                .enumerate()
+            {
+                let p = format!("/tools/{i}");
+                if !t.is_object() {
+                    return Err(shape(&p, "a tool object"));
+                }
+                let params = t
+                    .get("parameter_definitions")
+                    .or_else(|| t.get("parameterDefinitions"));
+                self.tool_definition(t, &p, params)?;
+            }
+        }
+        self.held(body, &["connectors"]);
+        Ok(())
+    }
+
+    /// Cohere's `documents` (v1 chat and v2 chat, whose body is otherwise OpenAI chat's): each a string, an object
+    /// of fields (v1: `title`, `snippet`, ...) or `{id, data}` with `data` a string or such an object. Every field's
+    /// name and value count: Cohere renders them into the prompt.
+    fn documents(&mut self, body: &Value) -> Result<(), PreflightError> {
+        let Some(docs) = body.get("documents").filter(|d| !d.is_null()) else {
+            return Ok(());
+        };
+        for (i, d) in arr(docs, "/documents", "an array of documents")?
+            .iter()
+            .enumerate()
+        {
+            let fields = match (d, d.get("data")) {
+                (Value::String(s), _) => {
+                    self.text(s);
+                    continue;
+                }
+                (_, Some(Value::String(s))) => {
+                    self.text(s);
+                    continue;
+                }
+                (_, Some(Value::Object(f))) => f,
+                (Value::Object(f), None | Some(Value::Null)) => f,
+                _ => {
+                    return Err(shape(
+                        &format!("/documents/{i}"),
+                        "a document: a string, an object of fields or `{id, data}`",
+                    ))
+                }
+            };
+            for (k, v) in fields {
+                self.text(k);
+                self.json_text(v);
+            }
+        }
+        Ok(())
+    }
+
     // ---- Legacy completions and embeddings --------------------------------------------------------------------
 
     /// A legacy completion's `prompt` (and `suffix`); returns how many prompts it holds.
     fn completions(&mut self, body: &Value) -> Result<u64, PreflightError> {
-        let prompts = match body.get("prompt") {
-            Some(p) => self.prompts(p, "/prompt")?,
-            None => self.prompts(body.get("inputs").unwrap_or(&Value::Null), "/inputs")?,
-        };
+        // OpenAI's and most servers' `prompt`, Hugging Face's `inputs`, Titan's `inputText`, SGLang's `text`.
+        let key = ["prompt", "inputs", "inputText", "text"]
+            .into_iter()
+            .find(|k| body.get(k).is_some())
+            .unwrap_or("prompt");
+        let prompts = self.prompts(body.get(key).unwrap_or(&Value::Null), &format!("/{key}"))?;
         if let Some(sfx) = body.get("suffix") {
             self.string_at(sfx, "/suffix")?;
         }
@@ -1368,6 +1562,11 @@ impl Walker {
             self.string_at(system, "/system")?;
         }
         self.bare_images(body.get("images"), "/images")?;
+        // SGLang's `image_data`: one image (a path, a URL or base64) or an array of them.
+        match body.get("image_data") {
+            Some(one @ Value::String(_)) => self.bare_image(one, "/image_data".into())?,
+            more => self.bare_images(more, "/image_data")?,
+        }
         Ok(prompts)
     }
 
@@ -1378,11 +1577,16 @@ impl Walker {
             return Ok(());
         };
         for (j, img) in arr(v, p, "an array of base64 images")?.iter().enumerate() {
-            let pp = format!("{p}/{j}");
-            let data = img.as_str().ok_or_else(|| shape(&pp, "a base64 image"))?;
-            let m = self.pricing.image(pp, Data::Base64(data), None, None);
-            self.parts.push(m);
+            self.bare_image(img, format!("{p}/{j}"))?;
         }
+        Ok(())
+    }
+
+    /// One image given as a bare base64 string, priced as an image part (unmeasured when it does not decode).
+    fn bare_image(&mut self, img: &Value, p: String) -> Result<(), PreflightError> {
+        let data = img.as_str().ok_or_else(|| shape(&p, "a base64 image"))?;
+        let m = self.pricing.image(p, Data::Base64(data), None, None);
+        self.parts.push(m);
         Ok(())
     }
 
