@@ -2278,7 +2278,7 @@ Add credits at https://grok.com/?_s=usage or upgrade at https://grok.com/supergr
           QuotaExhausted, false, None, (None, None, Some(30)), None, None),
         c("github.com/songquanpeng/one-api/issues/1503", "baidu-qianfan", None, NONE,
           r##"relay error (channel id 2, user id: 1): Open api daily request limit reached"##,
-          QuotaExhausted, false, None, N3, None, DAY),
+          QuotaExhausted, false, None, N3, Some(Dimension::RequestsPerDay), DAY),
         c("github.com/Wei-Shaw/sub2api/issues/6502", "sub2api", None, NONE,
           r##"Concurrency limit exceeded for user, please retry later"##,
           RateLimitOther, true, None, N3, None, None),
@@ -2430,7 +2430,7 @@ Request too large for model `qwen/qwen3-32b` in organization `org_XXXX` service 
     "type": "auth_error"
   }
 }"##,
-          QuotaExhausted, false, Some(43200000), N3, None, DAY),
+          QuotaExhausted, false, Some(43200000), N3, Some(Dimension::RequestsPerDay), DAY),
         c("app.ultramaxo.tech/docs/errors", "ultramaxo", Some(402), NONE,
           r##"{
   "error": {
@@ -2611,6 +2611,311 @@ Response: CompletionResponse(choices=[], created=null, model=null, usage=null, o
         c("github.com/diegosouzapw/OmniRoute/pull/7165", "cloudflare-workers-ai", Some(429), NONE,
           r##"you have used up your daily free allocation of 10,000 neurons"##,
           QuotaExhausted, false, None, (Some(10000), None, None), None, DAY),
+        // ---------------------------------------------------------------- an eleventh public collection (2026-12-07): 37 providers, labelled by the helper that gathered them
+        c("docs.llmgateway.io/troubleshooting/anthropic-529-overloaded", "anthropic", Some(529), NONE,
+          r#"{
+"type": "error",
+"error": {
+"type": "overloaded_error",
+"message": "Overloaded"
+}
+}"#,
+          Overloaded, true, None, N3, None, None),
+        c("docs.litellm.ai/docs/proxy/error_reference", "litellm", Some(429), NONE,
+          r#"{
+"error": {
+"message": "litellm.RateLimitError: RateLimitError: OpenAIException - Rate limit reached for gpt-4o-mini in organization org-abc on requests per min (RPM): Limit 3, Used 3.",
+"type": "throttling_error",
+"param": null,
+"code": "429"
+}
+}"#,
+          RateLimitRequests, true, None, (Some(3), None, Some(3)), REQ, MIN),
+        c("openrouter.ai/docs/client-sdks/python/errors/paymentrequiredresponseerror.md", "openrouter", Some(402), NONE,
+          r#"{"code": 402,"message": "Insufficient credits. Add more using [https://openrouter.ai/credits](https://openrouter.ai/credits)"}"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("forum.moonshot.ai/t/the-engine-is-currently-overloaded/569", "moonshot", None, NONE,
+          r#"{‘error’: {‘message’: ‘The engine is currently overloaded, please try again later’, ‘type’: ‘engine_overloaded_error’}}"#,
+          Overloaded, true, None, N3, None, None),
+        c("learn.microsoft.com/en-us/answers/questions/1791032/rate-limit-exceeded", "azure", Some(429), NONE,
+          r#"Error Server responded with status 429. Error message: {'error': {'code': '429', 'message': 'Rate limit is exceeded. Try again in 86400 seconds.'}}"#,
+          RateLimitOther, true, Some(86400000), N3, None, None),
+        c("github.com/zhayujie/CowAgent/issues/2910", "zhipu", Some(429), NONE,
+          r#"{'error': True, 'message': 'Error code: 429, with error text {"error":{"code":"1113","message":"余额不足或无可用资源包,请充值。"}}', 'status_code': 500}"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/dyad-sh/dyad/issues/1469", "gemini", Some(429), NONE,
+          r#"AI_RetryError: Failed after 3 attempts. Last error: You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.
+* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 250000
+Please retry in 30.638054576s.
+"#,
+          RateLimitTokens, true, Some(30639), (Some(250000), None, None), TOK, None),
+        c("github.com/kirodotdev/Kiro/issues/8998", "kiro", None, NONE,
+          r#"The model is temporarily busy. Please try again in a moment."#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/Afool4U/MIGPT/issues/11", "openai", Some(429), NONE,
+          r#"Error: 429 Too Many Requests {
+    "error": {
+        "message": "You exceeded your current quota, please check your plan and billing details.",
+        "type": "insufficient_quota",
+        "param": null,
+        "code": "insufficient_quota"
+    }
+}"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/TiaraBasori/OpenCode2API/issues/5", "opencode", Some(401), NONE,
+          r#"Error: 401: {"message":"Insufficient balance. Manage your billing here: https://***.ai/***/***/***","type":"CreditsError","param":"","code":null}"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/google-gemini/gemini-cli/issues/16205", "gemini", None, NONE,
+          r#"✕ [API Error: You have exhausted your daily quota on this model.]"#,
+          QuotaExhausted, false, None, N3, None, DAY),
+        c("github.com/huggingface/transformers/issues/11904", "huggingface", None, NONE,
+          r#"{'error': 'Model Matthieu/stsb-xlm-r-multilingual is currently loading', 'estimated_time': 44.49033436}"#,
+          Overloaded, true, Some(44491), N3, None, None),
+        c("github.com/BerriAI/litellm/issues/1242", "huggingface", None, NONE,
+          r#"litellm.exceptions.APIError: HuggingfaceException - response is not in expected format - [{'error': 'Model echarlaix/tiny-random-mistral is currently loading', 'estimated_time': 20.0}]"#,
+          Overloaded, true, Some(20000), N3, None, None),
+        c("www.dotnetstudioai.com/hospital/fix-429-rate-limit-exceeded-azure-openai-dotnet", "azure-openai", Some(429), &[("Retry-After", "6"), ("x-ratelimit-remaining-tokens", "0"), ("x-ratelimit-remaining-requests", "12")],
+          r#"{
+"error": {
+"code": "429",
+"message": "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds."
+}
+}"#,
+          RateLimitTokens, true, Some(6000), N3, TOK, None),
+        c("oppl.ai/llms/gemini_complex_1/JE00B3XR4V72.json", "gemini", Some(429), NONE,
+          r#"{
+    "error": "Gemini API error",
+    "response": {
+        "error": {
+            "code": 429,
+            "message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+            "status": "RESOURCE_EXHAUSTED",
+            "details": [
+                {
+                    "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                    "violations": [
+                        {
+                            "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                            "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+                            "quotaDimensions": {
+                                "location": "global",
+                                "model": "gemini-2.5-flash"
+                            },
+                            "quotaValue": "250"
+                        }
+                    ]
+                },
+                {
+                    "@type": "type.googleapis.com/google.rpc.Help",
+                    "links": [
+                        {
+                            "description": "Learn more about Gemini API quotas",
+                            "url": "https://ai.google.dev/gemini-api/docs/rate-limits"
+                        }
+                    ]
+                },
+                {
+                    "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                    "retryDelay": "22s"
+                }
+            ]
+        }
+    }
+}"#,
+          QuotaExhausted, false, Some(22000), (Some(250), None, None), Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/cline/cline/issues/440", "together", Some(503), NONE,
+          r#"503 server is overloaded."#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/Alishahryar1/free-claude-code/issues/30", "nvidia-nim", Some(429), NONE,
+          r#"Error code: 429 - {'status': 429, 'title': 'Too Many Requests'}"#,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/IBM/unitxt/issues/1215", "watsonx", Some(429), NONE,
+          r#"{
+    "errors": [
+        {
+            "code": "rate_limit_reached_requests",
+            "message": "Rate limit of 8 requests per 1s was reached for instance id <INSTANCE_ID> (user <USER_ID>, plan v2-standard)",
+            "more_info": "https://cloud.ibm.com/apidocs/watsonx-ai"
+        }
+    ],
+    "trace": "1a29827ea1b6c65ae7f7376487c3c7fe",
+    "status_code": 429
+}"#,
+          RateLimitRequests, true, None, (Some(8), None, None), REQ, None),
+        c("github.com/github/copilot-cli/issues/3819", "github-copilot", None, NONE,
+          r#"✗ You've hit your rate limit. Please wait for your limit to reset in 3 hours 49 minutes or switch to auto model to continue. Learn More (https://docs.github.com/copilot/concepts/rate-limits)."#,
+          RateLimitOther, true, Some(13740000), N3, None, None),
+        c("github.com/wandb/docs/pull/1769", "wandb", Some(402), NONE,
+          r#"You exceeded your current quota, please check your plan and billing details"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/lemonade-sdk/lemonade/pull/2975", "llama.cpp", Some(400), NONE,
+          r#"{"error":{"code":400,"message":"request (6009 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":6009,"n_ctx":4096}}"#,
+          ContextLength, false, None, (Some(4096), Some(6009), None), TOK, None),
+        c("github.com/caidaoli/ccLoad/pull/69", "sub2api", Some(200), NONE,
+          r#"data: {"type": "ping"}
+data: {"type": "ping"}
+data: {"type":"error","error":{"type":"rate_limit_error","message":"Concurrency limit exceeded for account, please retry later"}}"#,
+          RateLimitOther, true, None, N3, None, None),
+        c("github.com/farzaa/clicky/issues/132", "anthropic", Some(200), &[("Content-Type", "text/event-stream")],
+          r#"event: error
+data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+
+"#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/stanfordnlp/dspy/pull/203", "openai", Some(502), &[("Content-Type", "application/json"), ("Content-Length", "84"), ("Server", "cloudflare"), ("CF-RAY", "81f306648c6ab0ed-ATL")],
+          r#"openai.error.APIError: Bad gateway. {"error":{"code":502,"message":"Bad gateway.","param":null,"type":"cf_bad_gateway"}} 502 {'error': {'code': 502, 'message': 'Bad gateway.', 'param': None, 'type': 'cf_bad_gateway'}} {'Date': 'Wed, 01 Nov 2023 09:23:59 GMT', 'Content-Type': 'application/json', 'Content-Length': '84', 'Connection': 'keep-alive', 'X-Frame-Options': 'SAMEORIGIN', 'Referrer-Policy': 'same-origin', 'Cache-Control': 'private, max-age=0, no-store, no-cache, must-revalidate, post-check=0, pre-check=0', 'Expires': 'Thu, 01 Jan 1970 00:00:01 GMT', 'Server': 'cloudflare', 'CF-RAY': '81f306648c6ab0ed-ATL', 'alt-svc': 'h3=":443"; ma=86400'}"#,
+          Other, true, None, N3, None, None),
+        c("github.com/smol-ai/developer/issues/7", "openai", Some(400), NONE,
+          r#"openai.error.InvalidRequestError: This model's maximum context length is 4097 tokens. However, your messages resulted in 7575 tokens. Please reduce the length of the messages."#,
+          ContextLength, false, None, (Some(4097), Some(7575), None), TOK, None),
+        c("github.com/dirk1983/deepseek/issues/11", "openai", Some(400), NONE,
+          r#"Server returned an error message：This model's maximum context length is 4096 tokens. However, you requested 4222 tokens (1222 in the messages, 3000 in the completion). Please reduce the length of the messages or completion."#,
+          ContextLength, false, None, (Some(4096), Some(4222), None), TOK, None),
+        c("github.com/lmstudio-ai/model-catalog/issues/38", "lmstudio", None, NONE,
+          r#"An error occurred
+
+Input length 1581 exceeds context length 1500"#,
+          ContextLength, false, None, (Some(1500), Some(1581), None), TOK, None),
+        c("community.sambanova.ai/t/api-error-codes/196", "sambanova", Some(400), NONE,
+          r#"{
+  "error": {
+    "message": "Decimal above maximum value. Expected a value between 0 and 1, but got 100 instead.",
+    "type": "invalid_request_error",
+    "param": "top_p",
+    "code": "decimal_above_max_value"
+  }
+}"#,
+          Other, false, None, N3, None, None),
+        c("github.com/open-webui/open-webui/issues/3273", "nginx", Some(413), NONE,
+          r#"<html>
+<head><title>413 Request Entity Too Large</title></head>
+<body>
+<center><h1>413 Request Entity Too Large</h1></center>
+<hr><center>nginx/1.26.1</center>
+</body>
+</html>
+<!-- a padding to disable MSIE and Chrome friendly error page -->
+<!-- a padding to disable MSIE and Chrome friendly error page -->
+<!-- a padding to disable MSIE and Chrome friendly error page -->
+<!-- a padding to disable MSIE and Chrome friendly error page -->
+<!-- a padding to disable MSIE and Chrome friendly error page -->
+<!-- a padding to disable MSIE and Chrome friendly error page -->"#,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/wandb/openui/issues/150", "openai", Some(413), NONE,
+          r#"fastapi.exceptions.HTTPException: 413: Error code: 413 - {'error': {'message': 'Request Entity Too Large', 'type': 'invalid_request_error', 'code': 'request_too_large'}}"#,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/etalab-ia/OpenGateLLM/issues/116", "albert-api", Some(504), NONE,
+          r#"Albert API error: <html>
+<head><title>504 Gateway Time-out</title></head>
+<body>
+<center><h1>504 Gateway Time-out</h1></center>
+<hr><center>nginx/1.27.0</center>
+</body>
+</html>"#,
+          Other, true, None, N3, None, None),
+        c("github.com/cline/cline/issues/651", "vertex-anthropic", Some(429), NONE,
+          r#"429 [{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: anthropic-claude-3-5-sonnet-v2. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.","status":"RESOURCE_EXHAUSTED"}}]"#,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/yym68686/uni-api/issues/41", "vertex-anthropic", Some(400), NONE,
+          r#"[{'error': {'code': 400, 'message': 'Project `*********` is not allowed to use Publisher Model `projects/*****-*****-********-m8/locations/asia-southeast1/publishers/anthropic/models/claude-3-sonnet@20240229`', 'status': 'FAILED_PRECONDITION'}}]"#,
+          Other, false, None, N3, None, None),
+        c("github.com/MiniMax-AI/MiniMax-M2/issues/16", "minimax", Some(413), NONE,
+          r#"API Error: 413 <html>
+     <head><title>413 Request Entity Too Large</title></head>
+     <body>"#,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/darko-mesaros/bedrust/issues/47", "bedrock", Some(503), NONE,
+          r#"Error: Can't invoke. Reason: Bedrock is unable to process your request."#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/Aider-AI/aider/issues/2530", "bedrock", Some(503), NONE,
+          r#"httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'https://bedrock-runtime.us-west-2.amazonaws.com/model/anthropic.claude-3-5-sonnet-20241022-v2:0/converse'
+For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503"#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/langgenius/dify-official-plugins/issues/1997", "jina", Some(400), NONE,
+          r#"[models] Bad Request Error, [RID: ec422fa8b74c3c20b493406ac1388555] Validation error: 'body -> jina-embeddings-v4' Each input list can contain at most 512 items.. Field errors: : Invalid value"#,
+          TooLarge, false, None, (Some(512), None, None), None, None),
+        c("github.com/openai/openai-cookbook/issues/141", "openai", Some(429), NONE,
+          r#"Rate limit reached for default-global-with-image-limits in organization org-REDACTED on requests per min. Limit: 60.000000 / min. Current: 70.000000 / min. Contact support@openai.com if you continue to have issues. Please add a payment method to your account to increase your rate limit. Visit https://platform.openai.com/account/billing to add a payment method."#,
+          RateLimitRequests, true, None, (Some(60), None, Some(70)), REQ, MIN),
+        c("github.com/langgenius/dify/issues/11694", "dashscope", Some(429), NONE,
+          r#"2024-12-16 09:29:32.967 ERROR [ThreadPoolExecutor-221_1] [http_request.py:181] - Request: https://dashscope.aliyuncs.com/api/v1/services/embeddings/text-embedding/text-embedding failed, status: 429, message: Requests rate limit exceeded, please try again later."#,
+          RateLimitRequests, true, None, N3, REQ, None),
+        c("github.com/warpdotdev/warp/issues/15402", "fireworks", Some(400), NONE,
+          r#"Fireworks API error: POST "https://api.fireworks.ai/inference/v1/chat/completions": 400 Bad Request {"object":"error","type":"invalid_request_error","code":"invalid_request_error","message":"The prompt is too long: 264613, model maximum context length: 262141"}"#,
+          ContextLength, false, None, (Some(262141), Some(264613), None), TOK, None),
+        c("github.com/perplexityai/api-discussion/issues/281", "perplexity", Some(401), NONE,
+          r#"<html>
+<head><title>401 Authorization Required</title></head>
+<body>
+<center><h1>401 Authorization Required</h1></center>
+<hr><center>openresty/1.27.4</center>
+<script>(function(){function c(){var b=a.contentDocument||a.contentWindow.document;if(b){var d=b.createElement('script');d.innerHTML="window.__CF$cv$params={r:'930dc0abc8f136da',t:'MTc0NDc0NDMyNy4wMDAwMDA='};var a=document.createElement('script');a.nonce='';a.src='/cdn-cgi/challenge-platform/scripts/jsd/main.js';document.getElementsByTagName('head')[0].appendChild(a);";b.getElementsByTagName('head')[0].appendChild(d)}}if(document.body){var a=document.createElement('iframe');a.height=1;a.width=1;a.style.position='absolute';a.style.top=0;a.style.left=0;a.style.border='none';a.style.visibility='hidden';document.body.appendChild(a);if('loading'!==document.readyState)c();else if(window.addEventListener)document.addEventListener('DOMContentLoaded',c);else{var e=document.onreadystatechange||function(){};document.onreadystatechange=function(b){e(b);'loading'!==document.readyState&&(document.onreadystatechange=e,c())}}}})();</script></body>
+</html>"#,
+          Other, false, None, N3, None, None),
+        c("github.com/openclaw/openclaw/issues/36182", "perplexity", Some(401), NONE,
+          r#"Perplexity Search API error (401): {"error":{"message":"Invalid API key provided. You can find your API key at https://www.perplexity.ai/settings/api.","type":"invalid_api_key","code":401}}"#,
+          Other, false, None, N3, None, None),
+        c("github.com/lobehub/lobehub/issues/2795", "openai", Some(429), &[("content-type", "text/plain; charset=UTF-8"), ("content-length", "16"), ("retry-after", "54749")],
+          r#"error code: 1015"#,
+          RateLimitOther, true, Some(54749000), N3, None, None),
+        c("github.com/harry0703/MoneyPrinterTurbo/issues/208", "moonshot", Some(429), NONE,
+          r#"RateLimitError: Error code: 429 - {'error': {'message': 'max request per minute reached: 3, please try again after 1 seconds', 'type': 'rate_limit_reached_error'}}"#,
+          RateLimitRequests, true, Some(1000), (Some(3), None, None), REQ, MIN),
+        c("github.com/MoonshotAI/Kimi-K2.5/issues/42", "moonshot", Some(429), NONE,
+          r#"The engine is currently overloaded, please try again later (HTTP Status: 429)"#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/nicepkg/aide/issues/80", "volcengine", Some(404), NONE,
+          r#"404 The request targeted an endpoint that does not exist or is invalid. Request id: 02172282444093840571e3ce5f26177b37c29bf9d076c3b40a73e"#,
+          Other, false, None, N3, None, None),
+        c("github.com/huggingface/huggingface_hub/issues/2763", "huggingface", Some(422), NONE,
+          r#"{
+    "error": {
+        "message": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 8740 `inputs` tokens and 500 `max_new_tokens`",
+        "http_status_code": 422
+    }
+}"#,
+          ContextLength, false, None, (Some(4096), Some(9240), None), TOK, None),
+        c("github.com/stanford-crfm/helm/issues/188", "ai21", None, NONE,
+          r#"AI21 error: 50 per 1 minute"#,
+          RateLimitOther, true, None, (Some(50), None, None), None, MIN),
+        c("errornotes.dev/en/errors/ai-tools/fix-coheretoomanyrequestserror-429-cohere-trial-key-rate-limit-exceeded", "cohere", Some(429), NONE,
+          r#"cohere.errors.too_many_requests_error.TooManyRequestsError: status_code: 429, body: You are using a Trial key, which is limited to 10 API calls / minute. Upgrade to a Production key to increase your rate limit."#,
+          RateLimitRequests, true, None, (Some(10), None, None), REQ, MIN),
+        c("github.com/ollama/ollama/issues/2203", "ollama", Some(404), NONE,
+          r#"Exception: API call got non-200 response code (code=404, msg={"error":"model 'codellama:7b-instruct-q6_K' not found, try pulling it first"}) for address: http://127.0.0.1:63321/api/generate. Make sure that the ollama API server is running and reachable at http://127.0.0.1:63321/api/generate."#,
+          Other, false, None, N3, None, None),
+        c("github.com/compl-ai/compl-ai/issues/20", "azure-openai", Some(400), NONE,
+          r#"{'error': {'message': "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766", 'type': None, 'param': 'prompt', 'code': 'content_filter', 'status': 400, 'innererror': {'code': 'ResponsibleAIPolicyViolation', 'content_filter_result': {'hate': {'filtered': False, 'severity': 'safe'}, 'jailbreak': {'filtered': False, 'detected': False}, 'self_harm': {'filtered': False, 'severity': 'safe'}, 'sexual': {'filtered': False, 'severity': 'safe'}, 'violence': {'filtered': True, 'severity': 'medium'}}}}}"#,
+          Other, false, None, N3, None, None),
+        c("github.com/mckaywrigley/repo-chat/issues/13", "openai", None, NONE,
+          r#"2023-05-09 17:07:39,503:INFO - error_code=None error_message='The server is currently overloaded with other requests. Sorry about that! You can retry your request, or contact us through our help center at help.openai.com if the error persists.' error_param=None error_type=server_error message='OpenAI API error received' stream_error=False"#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/binary-husky/gpt_academic/issues/1824", "baidu-qianfan", None, NONE,
+          r#"RuntimeError: Open api daily request limit reached"#,
+          QuotaExhausted, false, None, N3, Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/anthropics/claude-code/issues/8118", "anthropic", Some(500), NONE,
+          r#"Error: 500 {"type":"error","error":{"type":"api_error","message":"Overloaded"},"request_id":null}"#,
+          Overloaded, true, None, N3, None, None),
+        c("github.com/replicate/replicate-python/issues/445", "replicate", Some(429), NONE,
+          r#"Error generating image: Error: HTTP error! status: 400 - {"error":"Replicate API error: 429 - {\"detail\":\"Request was throttled. Your rate limit resets in ~10s.\",\"status\":429,\"retry_after\":10}\n","success":false}"#,
+          RateLimitOther, true, Some(10000), N3, None, None),
+        c("github.com/replicate/replicate-javascript/issues/74", "replicate", Some(402), NONE,
+          r#"Error: API request failed: Payment Required"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/anthropics/claude-code/issues/47113", "anthropic", Some(400), NONE,
+          r#"Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 209375 tokens > 200000 maximum"},"request_id":"req_011CZzaJU6FVzDrNhvLAntgu"}"#,
+          ContextLength, false, None, (Some(200000), Some(209375), None), TOK, None),
+        c("github.com/Aider-AI/aider/pull/4495", "vercel-ai-gateway", None, NONE,
+          r#"Free credits temporarily have restricted access due to abuse. We are working on a resolution. 
+Paid credits continue to have unrestricted access. Read more on how to purchase credits at https://vercel.com/docs/ai-gateway/pricing"#,
+          QuotaExhausted, false, None, N3, None, None),
+        c("github.com/astrio-labs/forall/issues/76", "openrouter", Some(402), NONE,
+          r#"litellm.APIError: APIError: OpenrouterException - {"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 2666. To increase, visit https://openrouter.ai/settings/credits and upgrade to a paid account","code":402,"metadata":{"provider_name":null}},"user_id":"user_REDACTED"}"#,
+          QuotaExhausted, false, None, (Some(2666), Some(64000), None), Some(Dimension::OutputTokens), None),
+        c("github.com/stackblitz/bolt.new/issues/8578", "anthropic", Some(429), NONE,
+          r#"Failed after 3 attempts. Last error: This request would exceed the rate limit for your organization (REDACTED) of 1,000,000 input tokens per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."#,
+          RateLimitTokens, true, None, (Some(1000000), None, None), TOK, MIN),
+
     ]
 }
 

@@ -522,7 +522,7 @@ fn number_after(text: &str, keys: &[&str]) -> Option<u64> {
 
 /// A wait stated in text: "try again in 4.77s", "retry in 28.02s", "retry after 86400 seconds", "1m0.36s".
 fn wait_in_text(text: &str) -> Option<u64> {
-    const KEYS: [&str; 8] = [
+    const KEYS: [&str; 9] = [
         "try again in ",
         "retry in ",
         "retry after ",
@@ -531,6 +531,7 @@ fn wait_in_text(text: &str) -> Option<u64> {
         "please wait ",
         "reset after ",
         "resets in ",
+        "reset in ",
     ];
     let b = text.as_bytes();
     let mut best: Option<(usize, u64)> = None;
@@ -674,6 +675,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "qps",
             "rate limit reached for requests",
             "requests per 1s",
+            "request per minute",
+            "daily request limit",
             "requests you can make",
             " rpm (",
             "rph limit",
@@ -793,6 +796,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             "max request: ",
             "limit exceed: allowed ",
             "per submitted batch is ",
+            "per minute reached: ",
+            "can contain at most ",
         ],
     )
     .or_else(|| {
@@ -828,6 +833,14 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     if let Some(n) = number_after(&msg_text, &["string value length ("]) {
         r.requested = Some(n);
         r.limit = number_after(&msg_text, &["exceeds the maximum allowed ("]).or(r.limit);
+    }
+    // "50 per 1 minute" (the limits library's wording, as Flask-Limiter sends it): the limit stands before it.
+    if let Some(i) = msg_text.find(" per 1 minute") {
+        let head = &msg_text[..i];
+        let j = head
+            .rfind(|c: char| !c.is_ascii_digit())
+            .map_or(0, |j| j + 1);
+        r.limit = number_at(head.as_bytes(), j).map(|(n, _)| n).or(r.limit);
     }
     if r.limit.is_none() {
         r.limit = ev.quota_value;
@@ -1183,6 +1196,11 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         if let Some(i) = text.find("maximum context length of ") {
             r.limit = number_after(&text[i..], &[" is "]).or(r.limit);
         }
+    }
+    // "The prompt is too long: 264613, model maximum context length: 262141" (Fireworks)
+    if let Some(n) = number_after(text, &["model maximum context length: "]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["prompt is too long: "]).or(r.requested);
     }
     // "...for a total of at least 262145 tokens" (vLLM, OpenAI): the total, not the output it requested.
     if let Some(n) = number_after(text, &["for a total of at least ", "for a total of "]) {
