@@ -731,17 +731,30 @@ fn messages(
     let msgs = body
         .get("messages")
         .ok_or_else(|| shape("/messages", "an array of messages"))?;
-    Ok(arr(msgs, "/messages", "an array of messages")?
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let p = format!("/messages/{i}");
-            if m.is_object() {
-                Ok((p, m))
-            } else {
-                Err(shape(&p, "a message object with `role` and `content`"))
-            }
-        }))
+    objects(
+        msgs,
+        "/messages",
+        "an array of messages",
+        "a message object with `role` and `content`",
+    )
+}
+
+/// The items of the array `v` at `path`, each with its JSON pointer; every one an object (`item` says what was
+/// expected of one). Checked lazily, so errors come in the order the walk meets them.
+fn objects<'a>(
+    v: &'a Value,
+    path: &'a str,
+    what: &str,
+    item: &'a str,
+) -> Result<impl Iterator<Item = Result<(String, &'a Value), PreflightError>>, PreflightError> {
+    Ok(arr(v, path, what)?.iter().enumerate().map(move |(i, m)| {
+        let p = format!("{path}/{i}");
+        if m.is_object() {
+            Ok((p, m))
+        } else {
+            Err(shape(&p, item))
+        }
+    }))
 }
 
 impl Walker {
@@ -1468,14 +1481,9 @@ impl Walker {
     fn cohere(&mut self, body: &Value) -> Result<(), PreflightError> {
         self.string_at(body.get("preamble").unwrap_or(&Value::Null), "/preamble")?;
         if let Some(h) = body.get("chat_history").filter(|h| !h.is_null()) {
-            for (i, turn) in arr(h, "/chat_history", "an array of turns")?
-                .iter()
-                .enumerate()
-            {
-                let p = format!("/chat_history/{i}");
-                if !turn.is_object() {
-                    return Err(shape(&p, "a turn object with `role` and `message`"));
-                }
+            let turn = "a turn object with `role` and `message`";
+            for t in objects(h, "/chat_history", "an array of turns", turn)? {
+                let (p, turn) = t?;
                 self.messages += 1;
                 self.overhead += COHERE_PER_TURN;
                 self.members(turn, &["message"], &p)?;
@@ -1489,14 +1497,8 @@ impl Walker {
         self.json_text(body.get("tool_results").unwrap_or(&Value::Null));
         self.documents(body)?;
         if let Some(tools) = body.get("tools").filter(|t| !t.is_null()) {
-            for (i, t) in arr(tools, "/tools", "an array of tools")?
-                .iter()
-                .enumerate()
-            {
-                let p = format!("/tools/{i}");
-                if !t.is_object() {
-                    return Err(shape(&p, "a tool object"));
-                }
+            for t in objects(tools, "/tools", "an array of tools", "a tool object")? {
+                let (p, t) = t?;
                 let params = t
                     .get("parameter_definitions")
                     .or_else(|| t.get("parameterDefinitions"));
