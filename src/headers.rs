@@ -3,7 +3,7 @@
 //! Understood, with names matched case-insensitively:
 //! - OpenAI, Azure OpenAI, Groq, Cerebras, DeepSeek and most OpenAI-compatible APIs:
 //!   `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` (also spelled `x-rate-limit-...`, and Cerebras'
-//!   `...-tokens-minute` / `...-requests-minute`). Resets are durations: `1s`, `20ms`, `577ms`, `5.94s`, `6m0s`,
+//!   `...-tokens-minute` / `...-requests-minute`, Mistral's `...-req-minute`). Resets are durations: `1s`, `20ms`, `577ms`, `5.94s`, `6m0s`,
 //!   `2m59.56s`, `1m0.363142857s`, or plain seconds (see [`parse_duration_ms`]).
 //! - Anthropic: `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}`, the
 //!   resets as RFC 3339 timestamps.
@@ -13,7 +13,8 @@
 //!   `x-ratelimit-reset-tokens: 0`): unknown, not a value.
 //! - Headers that do not name what they count: `x-ratelimit-{limit,remaining,reset}` (OpenRouter, Together,
 //!   API gateways), `ratelimit-{limit,remaining,reset}` (the IETF draft's fields, Kong, Envoy) and the draft's
-//!   single `ratelimit` field (`limit=100, remaining=0, reset=30`, or the later `"default";r=0;t=30`). These go to
+//!   single `ratelimit` field (`limit=100, remaining=0, reset=30`, or the later `"default";r=0;t=30`); a
+//!   `ratelimit-limit` listing quota policies after its limit (`5000, 1000;w=3600`) gives that limit. These go to
 //!   [`RateLimitSnapshot::unnamed`], never to requests or tokens: which one they count is the provider's to say.
 //!   Their resets may be seconds, a duration, or a Unix timestamp in seconds or milliseconds.
 //!
@@ -124,7 +125,9 @@ impl RateLimitSnapshot {
                 Field::Unnamed(what) => {
                     let dim = &mut snap.unnamed;
                     match what {
-                        What::Limit => parse_count(value_t).map(|n| dim.limit = n),
+                        // The IETF draft's first form lists the quota policies after the limit in force:
+                        // `RateLimit-Limit: 5000, 1000;w=3600, 5000;w=86400`.
+                        What::Limit => parse_count(first_item(value_t)).map(|n| dim.limit = n),
                         What::Remaining => parse_count(value_t).map(|n| dim.remaining = n),
                         What::Reset => {
                             parse_reset_duration(value_t, now_ms).map(|ms| dim.reset_ms = Some(ms))
@@ -351,12 +354,18 @@ impl Field {
         };
         let w = what_of(what)?;
         let d = match dim {
-            "requests" | "requests-minute" => Dimension::Requests,
+            // Mistral abbreviates: `x-ratelimit-remaining-req-minute`.
+            "requests" | "requests-minute" | "req-minute" => Dimension::Requests,
             "tokens" | "tokens-minute" => Dimension::Tokens,
             _ => return None,
         };
         Some(Field::Dim(d, w, Style::Duration))
     }
+}
+
+/// A list's first item without its parameters: `5000` of `5000, 1000;w=3600`.
+fn first_item(v: &str) -> &str {
+    v.split([',', ';']).next().unwrap_or(v).trim()
 }
 
 fn what_of(s: &str) -> Option<What> {

@@ -300,6 +300,52 @@ fn cerebras_style_minute_suffix() {
 }
 
 #[test]
+fn mistral_abbreviates_requests_as_req() {
+    // A Mistral response (github.com/mistralai/client-ts/issues/169): requests are `req-minute`. Read as nothing,
+    // a key out of requests looked sendable.
+    let s = snap(
+        &[
+            ("x-ratelimit-limit-tokens-minute", "5000000"),
+            ("x-ratelimit-remaining-tokens-minute", "4999911"),
+            ("x-ratelimit-tokens-query-cost", "52"),
+            ("x-ratelimit-limit-req-minute", "720"),
+            ("x-ratelimit-remaining-req-minute", "717"),
+        ],
+        NOW,
+    );
+    assert_eq!(
+        (s.requests.limit, s.requests.remaining),
+        (Some(720), Some(717))
+    );
+    assert_eq!(s.tokens.remaining, Some(4_999_911));
+}
+
+#[test]
+fn a_limit_listing_its_quota_policies_gives_the_limit_in_force() {
+    // The IETF draft's first form (draft-ietf-httpapi-ratelimit-headers-01): the limit, then each policy. It was
+    // refused as malformed, and the CLI gave no verdict.
+    let parsed = RateLimitSnapshot::from_headers(
+        [
+            ("RateLimit-Limit", "5000, 1000;w=3600, 5000;w=86400"),
+            ("RateLimit-Remaining", "100"),
+            ("RateLimit-Reset", "36000"),
+        ],
+        NOW,
+    );
+    assert!(parsed.malformed.is_empty(), "{:?}", parsed.malformed);
+    let u = parsed.snapshot.unnamed;
+    assert_eq!((u.limit, u.remaining), (Some(5000), Some(100)));
+    assert_eq!(u.reset_ms, Some(36_000_000));
+    let one = RateLimitSnapshot::from_headers([("RateLimit-Limit", "100, 100;w=60")], NOW);
+    assert_eq!(one.snapshot.unnamed.limit, Some(100));
+    assert!(
+        !RateLimitSnapshot::from_headers([("RateLimit-Limit", ";w=60")], NOW)
+            .malformed
+            .is_empty()
+    );
+}
+
+#[test]
 fn names_are_case_insensitive() {
     let s = snap(
         &[("X-RateLimit-Remaining-Tokens", "5"), ("RETRY-AFTER", "1")],
