@@ -2611,6 +2611,14 @@ Response: CompletionResponse(choices=[], created=null, model=null, usage=null, o
         c("github.com/diegosouzapw/OmniRoute/pull/7165", "cloudflare-workers-ai", Some(429), NONE,
           r##"you have used up your daily free allocation of 10,000 neurons"##,
           QuotaExhausted, false, None, (Some(10000), None, None), None, DAY),
+        // GitHub Models' daily and per-minute caps, as public repositories' logs and tests quote them (found by code
+        // search, which named no repository); the limits are the provider's documented ones.
+        c("docs.github.com/en/github-models/use-github-models/prototyping-with-ai-models (its limits; the body as public repositories' logs and tests quote it)", "github-models", Some(429), NONE,
+          r#"{"error":{"code":"RateLimitReached","message":"Rate limit of 50 per 86400s exceeded for UserByModelByDay. Please wait 5631 seconds before retrying.","details":"Rate limit of 50 per 86400s exceeded for UserByModelByDay. Please wait 5631 seconds before retrying."}}"#,
+          QuotaExhausted, false, Some(5631000), (Some(50), None, None), None, DAY),
+        c("docs.github.com/en/github-models/use-github-models/prototyping-with-ai-models (its limits; the body as public repositories' logs and tests quote it)", "github-models", Some(429), NONE,
+          r#"Rate limit of 15 per 60s exceeded for UserByModelByMinute. Please wait 25 seconds before retrying."#,
+          RateLimitOther, true, Some(25000), (Some(15), None, None), None, MIN),
         // ---------------------------------------------------------------- an eleventh public collection (2026-12-07): 37 providers, labelled by the helper that gathered them
         c("docs.llmgateway.io/troubleshooting/anthropic-529-overloaded", "anthropic", Some(529), NONE,
           r#"{

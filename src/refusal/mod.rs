@@ -741,6 +741,9 @@ fn window_in(text: &str) -> Option<Window> {
             "tpd rate limit",
             "today",
             "for the day",
+            // GitHub Models: "Rate limit of 50 per 86400s exceeded for UserByModelByDay".
+            "per 86400s",
+            "bymodelbyday",
         ],
     );
     let month = has_any(
