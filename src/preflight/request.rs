@@ -166,11 +166,10 @@ impl Api {
     /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
     /// `instructions`, `previous_response_id` or a stored `prompt` object) Responses; without `messages`, a string
     /// `message` is Cohere's v1 chat and a `prompt` (Hugging Face's `inputs`, Titan's `inputText`, SGLang's `text`) a
-    /// legacy completion; `messages` is Bedrock Converse when there is an
-    /// `inferenceConfig` or `toolConfig` or a content block keyed by its kind (`{"text": ...}`, no `type`), Anthropic
-    /// when there is a top-level `system` or `anthropic_version` (Vertex AI, Bedrock's InvokeModel), a tool with
-    /// `input_schema`, an Anthropic content block (`tool_use`, `tool_result`, an image with `source`) or a `claude`
-    /// model, else OpenAI chat.
+    /// legacy completion; `messages` is Bedrock Converse when there is an `inferenceConfig` or `toolConfig` or a
+    /// content block keyed by its kind (`{"text": ...}`, no `type`), Anthropic when there is a top-level `system` or
+    /// `anthropic_version` (Vertex AI, Bedrock's InvokeModel), a tool with `input_schema`, an Anthropic content block
+    /// (`tool_use`, `tool_result`, an image with `source`) or a `claude` model, else OpenAI chat.
     pub fn detect(body: &Value) -> Option<Api> {
         let o = body.as_object()?;
         if o.contains_key("contents") {
