@@ -1998,6 +1998,24 @@ fn envelopes_are_estimated_as_the_body_inside() {
         (unnamed.api, unnamed.estimate.profile, unnamed.max_output),
         (Api::Completions, Profile::Qwen3, None)
     );
+    // Its embeddings: `input.texts`, generating nothing.
+    let emb = r#"{"model":"text-embedding-v4","input":{"texts":["风急天高猿啸哀","渚清沙白鸟飞回"]},
+      "parameters":{"dimension":1024}}"#;
+    let want = r#"{"model":"text-embedding-v4","input":["风急天高猿啸哀","渚清沙白鸟飞回"]}"#;
+    let (r, want) = (
+        estimate_request(emb, None, None).unwrap(),
+        estimate_request(want, None, None).unwrap(),
+    );
+    assert_eq!(
+        (r.api, r.max_output, r.messages, r.estimate.chars),
+        (Api::Embeddings, Some(0), 2, want.estimate.chars)
+    );
+    let e = estimate_request(
+        &emb.replace(r#"["风急天高猿啸哀","渚清沙白鸟飞回"]"#, "7"),
+        None,
+        None,
+    );
+    assert!(e.unwrap_err().to_string().contains("/input/texts"));
     let tools = ds.replace(
         r#""n":2"#,
         r#""tools":[{"type":"function","function":{"name":"f"}}]"#,

@@ -542,7 +542,8 @@ pub fn estimate_request_priced(
 
 /// A body wrapped in an envelope, estimated as the body inside with its pointers (in `unpriced`, `media` and errors)
 /// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`) and DashScope's native
-/// generation body (`input: {messages}` or `input: {prompt}`, its caps in `parameters`, the model beside them).
+/// bodies (`input: {messages}` or `input: {prompt}`, its caps in `parameters`, the model beside them; embeddings'
+/// `input: {texts}`).
 /// `None` when the body is in no envelope.
 fn envelope(
     body: &Value,
@@ -552,9 +553,11 @@ fn envelope(
     if let (Some(inner), Some(_)) = (body.get("body"), body.get("custom_id")) {
         return Some(within("/body", estimate_request_priced(inner, api, tables)));
     }
-    let input = body
-        .get("input")
-        .filter(|i| i.get("messages").is_some() || i.get("prompt").is_some())?;
+    let input = body.get("input").filter(|i| {
+        i.get("messages").is_some() || i.get("prompt").is_some() || i.get("texts").is_some()
+    })?;
+    // DashScope's embeddings: `input: {texts: [...]}`.
+    let api = api.or(input.get("texts").map(|_| Api::Embeddings));
     let model = body.get("model").and_then(Value::as_str);
     let tables = tables.unwrap_or_else(|| {
         model
@@ -565,6 +568,9 @@ fn envelope(
     let r = within("/input", estimate_request_priced(input, api, Some(tables)));
     Some(r.and_then(|mut r| {
         r.model = model.map(str::to_string);
+        if r.api == Api::Embeddings {
+            return Ok(r);
+        }
         // DashScope's default cap is the model's own maximum output, which the body does not say.
         let cap = first_count(body, &["/parameters/max_tokens"])?;
         r.max_output = times(cap, choices(body, &["/parameters/n"])?);
@@ -1591,8 +1597,12 @@ impl Walker {
         Ok(())
     }
 
+    /// OpenAI's `input`; DashScope's `texts` (inside its `input` envelope).
     fn embeddings(&mut self, body: &Value) -> Result<(), PreflightError> {
-        self.prompts(body.get("input").unwrap_or(&Value::Null), "/input")?;
+        match body.get("texts") {
+            Some(texts) => self.prompts(texts, "/texts")?,
+            None => self.prompts(body.get("input").unwrap_or(&Value::Null), "/input")?,
+        };
         Ok(())
     }
 
