@@ -2034,3 +2034,65 @@ fn envelopes_are_estimated_as_the_body_inside() {
         .to_string()
         .contains("/input/messages/0/content"));
 }
+
+#[test]
+fn gemini_code_execution_parts_count_their_code_and_output() {
+    // A turn of the code-execution tool sent back as history: the code and what it printed are text. They were
+    // flagged unpriced and priced at nothing.
+    let body = |parts: &str| {
+        format!(
+            r#"{{"contents":[{{"role":"user","parts":[{{"text":"Sum the first 50 primes."}}]}},
+              {{"role":"model","parts":[{parts},{{"text":"The sum is 5117."}}]}}],
+              "generationConfig":{{"maxOutputTokens":2048}}}}"#
+        )
+    };
+    let code = "import sympy\\nprint(sum(sympy.prime(i) for i in range(1, 51)))";
+    let ran = format!(
+        r#"{{"executableCode":{{"language":"PYTHON","code":"{code}"}}}},
+          {{"codeExecutionResult":{{"outcome":"OUTCOME_OK","output":"5117\\n"}}}}"#
+    );
+    let text = format!(r#"{{"text":"{code}"}},{{"text":"5117\\n"}}"#);
+    let (r, same) = (
+        estimate_request(&body(&ran), None, None).unwrap(),
+        estimate_request(&body(&text), None, None).unwrap(),
+    );
+    assert!(r.unpriced.is_empty(), "{:?}", r.unpriced);
+    assert_eq!(
+        (r.estimate.chars, r.estimate.tokens),
+        (same.estimate.chars, same.estimate.tokens)
+    );
+    let snake = ran
+        .replace("executableCode", "executable_code")
+        .replace("codeExecutionResult", "code_execution_result");
+    let s = estimate_request(&body(&snake), None, None).unwrap();
+    assert_eq!(s.estimate.tokens, r.estimate.tokens);
+    let bad = ran.replace(r#""output":"5117\\n""#, r#""output":5117"#);
+    let e = estimate_request(&body(&bad), None, None).unwrap_err();
+    assert!(e.to_string().contains("/codeExecutionResult/output"), "{e}");
+}
+
+#[test]
+fn anthropic_server_tool_calls_count_like_tool_calls() {
+    // A web search Anthropic ran, sent back as history: the call's name and input are in the body, as a client
+    // tool's are; its result's pages are encrypted, so that block stays unpriced.
+    let body = |call_type: &str| {
+        format!(
+            r#"{{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[
+              {{"role":"user","content":"What is the weather in NYC?"}},
+              {{"role":"assistant","content":[
+                {{"type":"{call_type}","id":"srvtoolu_01","name":"web_search","input":{{"query":"weather NYC today"}}}},
+                {{"type":"web_search_tool_result","tool_use_id":"srvtoolu_01","content":[{{"type":"web_search_result",
+                  "url":"https://weather.example.com/nyc","title":"NYC","encrypted_content":"EqgfCioIARgB"}}]}},
+                {{"type":"text","text":"It is sunny."}}]}}]}}"#
+        )
+    };
+    let (server, client) = (
+        estimate_request(&body("server_tool_use"), None, None).unwrap(),
+        estimate_request(&body("tool_use"), None, None).unwrap(),
+    );
+    assert_eq!(server.unpriced, ["/messages/1/content/1"]);
+    assert_eq!(
+        (server.estimate.chars, server.estimate.tokens),
+        (client.estimate.chars, client.estimate.tokens)
+    );
+}

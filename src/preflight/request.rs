@@ -1217,7 +1217,9 @@ impl Walker {
                         Some("thinking") => {
                             self.json_text(b.get("thinking").unwrap_or(&Value::Null))
                         }
-                        Some("tool_use") => {
+                        // A call of the client's tool, or of one Anthropic runs (web search, code execution): its
+                        // name and input are in the body. (The server tool's result is encrypted: unpriced.)
+                        Some("tool_use" | "server_tool_use") => {
                             self.json_text(b.get("name").unwrap_or(&Value::Null));
                             self.json_text(b.get("input").unwrap_or(&Value::Null));
                         }
@@ -1672,6 +1674,17 @@ impl Walker {
                 .or_else(|| part.get("function_response"))
             {
                 self.json_text(fr);
+            } else if let Some(code) = part
+                .get("executableCode")
+                .or_else(|| part.get("executable_code"))
+            {
+                // Code the model ran with the code-execution tool, and what it printed, sent back as history.
+                self.members(code, &["code"], &format!("{pp}/executableCode"))?;
+            } else if let Some(out) = part
+                .get("codeExecutionResult")
+                .or_else(|| part.get("code_execution_result"))
+            {
+                self.members(out, &["output"], &format!("{pp}/codeExecutionResult"))?;
             } else if let Some(d) = part
                 .get("inlineData")
                 .or_else(|| part.get("inline_data"))
