@@ -2096,3 +2096,35 @@ fn anthropic_server_tool_calls_count_like_tool_calls() {
         (client.estimate.chars, client.estimate.tokens)
     );
 }
+
+#[test]
+fn responses_tool_outputs_price_their_images_as_images() {
+    // A function call's output may be content parts, and a computer call's output is a screenshot. Read as JSON
+    // text, a screenshot's base64 counted as tokens of text (and a computer call's output was unpriced).
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    let image = format!(r#"{{"type":"input_image","image_url":"data:image/png;base64,{png}"}}"#);
+    let body =
+        |item: &str| format!(r#"{{"model":"gpt-4.1","input":[{item}],"max_output_tokens":500}}"#);
+    let output = format!(
+        r#"{{"type":"function_call_output","call_id":"c1","output":[{{"type":"input_text","text":"Sunny."}},{image}]}}"#
+    );
+    let message =
+        format!(r#"{{"role":"user","content":[{{"type":"input_text","text":"Sunny."}},{image}]}}"#);
+    let (r, same) = (
+        estimate_request(&body(&output), None, None).unwrap(),
+        estimate_request(&body(&message), None, None).unwrap(),
+    );
+    assert_eq!(r.media.len(), 1);
+    assert_eq!(r.media[0].pointer, "/input/0/output/1");
+    assert!(r.media[0].measured && r.unpriced.is_empty());
+    assert_eq!(
+        (r.estimate.chars, r.estimate.tokens),
+        (same.estimate.chars, same.estimate.tokens)
+    );
+    let shot = image.replace("input_image", "computer_screenshot");
+    let call = format!(r#"{{"type":"computer_call_output","call_id":"c2","output":{shot}}}"#);
+    let r = estimate_request(&body(&call), None, None).unwrap();
+    assert_eq!((r.media.len(), r.estimate.chars), (1, 0));
+    assert_eq!(r.media[0].pointer, "/input/0/output");
+    assert!(r.unpriced.is_empty(), "{:?}", r.unpriced);
+}

@@ -932,68 +932,72 @@ impl Walker {
             }
             Value::Array(parts) => {
                 for (k, part) in parts.iter().enumerate() {
-                    let pp = format!("{p}/{k}");
-                    let ty = part.get("type").and_then(Value::as_str).unwrap_or("");
-                    match ty {
-                        "text" | "input_text" | "output_text" | "refusal" => {
-                            let t = part
-                                .get("text")
-                                .or_else(|| part.get("refusal"))
-                                .unwrap_or(&Value::Null);
-                            self.string_at(t, &format!("{pp}/text"))?;
-                        }
-                        "image_url" | "input_image" => {
-                            let detail = part
-                                .pointer("/image_url/detail")
-                                .or_else(|| part.get("detail"))
-                                .and_then(Value::as_str);
-                            // Chat: `image_url: {url}` (Mistral: a bare string); Responses: `image_url` or `file_id`.
-                            let url = part
-                                .pointer("/image_url/url")
-                                .or_else(|| part.get("image_url"))
-                                .and_then(Value::as_str);
-                            let data = url.map_or(Data::Elsewhere("file"), Data::url);
-                            let m = self.pricing.image(pp, data, detail, None);
-                            self.parts.push(m);
-                        }
-                        "file" | "input_file" => {
-                            // Chat: `file: {file_data, file_id, filename}`; Responses: the same members on the part.
-                            let f = part.get("file").unwrap_or(part);
-                            let name = f.get("filename").and_then(Value::as_str).unwrap_or("");
-                            let data = f.get("file_data").and_then(Value::as_str);
-                            let mime = data
-                                .and_then(|d| d.strip_prefix("data:"))
-                                .and_then(|d| d.split([';', ',']).next())
-                                .unwrap_or("");
-                            if is_pdf(mime) || is_pdf(name) || (data.is_none() && name.is_empty()) {
-                                let data = data.map_or(Data::Elsewhere("file"), Data::url);
-                                let m = self.pricing.pdf(pp, data);
-                                self.parts.push(m);
-                            } else if let (true, Some(Data::Base64(b))) =
-                                (is_text(mime), data.map(Data::url))
-                            {
-                                self.base64_text(b, pp);
-                            } else {
-                                self.unpriced(pp);
-                            }
-                        }
-                        "input_audio" => {
-                            let data = part
-                                .pointer("/input_audio/data")
-                                .and_then(Value::as_str)
-                                .map_or(Data::Elsewhere("file"), Data::Base64);
-                            let m = self.pricing.audio(pp, data);
-                            self.parts.push(m);
-                        }
-                        "" if part.is_string() => self.json_text(part),
-                        "" => return Err(shape(&pp, "a content part with a `type`")),
-                        _ => self.unpriced(pp),
-                    }
+                    self.openai_part(part, format!("{p}/{k}"))?;
                 }
                 Ok(())
             }
             _ => Err(shape(p, "a string or an array of content parts")),
         }
+    }
+
+    /// One content part of an OpenAI chat message or Responses item, at `pp`.
+    fn openai_part(&mut self, part: &Value, pp: String) -> Result<(), PreflightError> {
+        let ty = part.get("type").and_then(Value::as_str).unwrap_or("");
+        match ty {
+            "text" | "input_text" | "output_text" | "refusal" => {
+                let t = part
+                    .get("text")
+                    .or_else(|| part.get("refusal"))
+                    .unwrap_or(&Value::Null);
+                self.string_at(t, &format!("{pp}/text"))?;
+            }
+            // Responses' `computer_call_output` carries a `computer_screenshot`.
+            "image_url" | "input_image" | "computer_screenshot" => {
+                let detail = part
+                    .pointer("/image_url/detail")
+                    .or_else(|| part.get("detail"))
+                    .and_then(Value::as_str);
+                // Chat: `image_url: {url}` (Mistral: a bare string); Responses: `image_url` or `file_id`.
+                let url = part
+                    .pointer("/image_url/url")
+                    .or_else(|| part.get("image_url"))
+                    .and_then(Value::as_str);
+                let data = url.map_or(Data::Elsewhere("file"), Data::url);
+                let m = self.pricing.image(pp, data, detail, None);
+                self.parts.push(m);
+            }
+            "file" | "input_file" => {
+                // Chat: `file: {file_data, file_id, filename}`; Responses: the same members on the part.
+                let f = part.get("file").unwrap_or(part);
+                let name = f.get("filename").and_then(Value::as_str).unwrap_or("");
+                let data = f.get("file_data").and_then(Value::as_str);
+                let mime = data
+                    .and_then(|d| d.strip_prefix("data:"))
+                    .and_then(|d| d.split([';', ',']).next())
+                    .unwrap_or("");
+                if is_pdf(mime) || is_pdf(name) || (data.is_none() && name.is_empty()) {
+                    let data = data.map_or(Data::Elsewhere("file"), Data::url);
+                    let m = self.pricing.pdf(pp, data);
+                    self.parts.push(m);
+                } else if let (true, Some(Data::Base64(b))) = (is_text(mime), data.map(Data::url)) {
+                    self.base64_text(b, pp);
+                } else {
+                    self.unpriced(pp);
+                }
+            }
+            "input_audio" => {
+                let data = part
+                    .pointer("/input_audio/data")
+                    .and_then(Value::as_str)
+                    .map_or(Data::Elsewhere("file"), Data::Base64);
+                let m = self.pricing.audio(pp, data);
+                self.parts.push(m);
+            }
+            "" if part.is_string() => self.json_text(part),
+            "" => return Err(shape(&pp, "a content part with a `type`")),
+            _ => self.unpriced(pp),
+        }
+        Ok(())
     }
 
     fn openai_tools(&mut self, defs: &[(&Value, String)]) -> Result<(), PreflightError> {
@@ -1096,9 +1100,21 @@ impl Walker {
                             self.json_text(it.get("name").unwrap_or(&Value::Null));
                             self.json_text(it.get("input").unwrap_or(&Value::Null));
                         }
+                        // An output is a string, or content parts (text, images, files) priced as a message's.
                         Some("function_call_output" | "custom_tool_call_output") => {
-                            self.json_text(it.get("output").unwrap_or(&Value::Null))
+                            match it.get("output") {
+                                Some(parts @ Value::Array(_)) => {
+                                    self.openai_content(parts, &format!("{p}/output"))?
+                                }
+                                other => self.json_text(other.unwrap_or(&Value::Null)),
+                            }
                         }
+                        Some("computer_call_output") => match it.get("output") {
+                            Some(shot) if shot.is_object() => {
+                                self.openai_part(shot, format!("{p}/output"))?
+                            }
+                            _ => self.unpriced(p),
+                        },
                         Some("message") | None => self.openai_content(
                             it.get("content").unwrap_or(&Value::Null),
                             &format!("{p}/content"),
