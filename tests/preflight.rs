@@ -2128,3 +2128,16 @@ fn responses_tool_outputs_price_their_images_as_images() {
     assert_eq!(r.media[0].pointer, "/input/0/output");
     assert!(r.unpriced.is_empty(), "{:?}", r.unpriced);
 }
+
+#[test]
+fn an_earlier_spoken_reply_referred_to_by_id_is_flagged() {
+    // OpenAI's audio models take an earlier reply back by id; its audio is billed as input but not in the body.
+    let body = r#"{"model":"gpt-4o-audio-preview","modalities":["text","audio"],
+      "audio":{"voice":"alloy","format":"wav"},"messages":[
+      {"role":"user","content":"Is a golden retriever a good family dog?"},
+      {"role":"assistant","audio":{"id":"audio_abc123"}},
+      {"role":"user","content":"Why do you say they are loyal?"}]}"#;
+    let r = estimate_request(body, None, None).unwrap();
+    assert!(r.incomplete);
+    assert_eq!(r.unpriced, ["/messages/1/audio"]);
+}

@@ -323,7 +323,8 @@ pub struct RequestEstimate {
     pub tools: u64,
     /// Some parts could not be measured (a URL, a file id): each is priced as its rule's documented band. Context the
     /// provider holds and prepends (Responses' `previous_response_id`, `conversation` or stored `prompt`, Gemini's
-    /// `cachedContent`) and built-in tools' prompts are not priced at all: their pointers are in `unpriced` too.
+    /// `cachedContent`, an earlier spoken reply by id) and built-in tools' prompts are not priced at all: their
+    /// pointers are in `unpriced` too.
     pub incomplete: bool,
     /// JSON pointers of the parts that could not be priced.
     pub unpriced: Vec<String>,
@@ -857,6 +858,10 @@ impl Walker {
                 &format!("{p}/content"),
             )?;
             self.bare_images(m.get("images"), &format!("{p}/images"))?;
+            // An earlier spoken reply, referred to by id (`audio: {id}`): the provider holds it and bills it as input.
+            if m.pointer("/audio/id").is_some_and(|id| !id.is_null()) {
+                self.unpriced(format!("{p}/audio"));
+            }
             if let Some(calls) = m.get("tool_calls") {
                 for (j, c) in arr(calls, &format!("{p}/tool_calls"), "an array of tool calls")?
                     .iter()
