@@ -885,6 +885,18 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         r.limit = Some(n);
         r.requested = number_after(&msg_text, &["actual body size ", "` is "]).or(r.requested);
     }
+    // "grpc: received message larger than max (400000002 vs. 4194304)" (LocalAI): the message's bytes, the cap.
+    if let Some(n) = number_after(&msg_text, &["larger than max ("]) {
+        r.requested = Some(n);
+        if let Some(i) = msg_text.find("larger than max (") {
+            r.limit = number_after(&msg_text[i..], &[" vs. "]).or(r.limit);
+        }
+    }
+    // "Prompt tokens limit exceeded: 23229 > 14796" (OpenRouter's credit check on the prompt).
+    if let Some((q, l)) = over_after(&msg_text, "prompt tokens limit exceeded: ") {
+        r.requested = Some(q);
+        r.limit = Some(l);
+    }
     // "Requested 319487 tokens, max 300000 tokens per request" (OpenAI embeddings).
     if msg_text.contains("tokens per request") {
         r.limit = number_after(&msg_text, &["max "]).or(r.limit);
@@ -974,11 +986,14 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     let short_wait = wait.is_some_and(|ms| ms <= SHORT_WAIT_MS);
 
     // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
+    // A 402 (payment required) is the credit's limit, not a window's: "Prompt tokens limit exceeded: 23229 > 14796.
+    // To increase, visit .../credits" (OpenRouter) is billing.
     let too_large_for_window = r
         .requested
         .zip(r.limit)
         .is_some_and(|(q, l)| q > l && l > 0)
-        && (rate_signal || msg_text.contains("request too large"));
+        && (rate_signal || msg_text.contains("request too large"))
+        && status_or != Some(402);
 
     if hard_quota && !too_large_for_window {
         r.kind = RefusalKind::QuotaExhausted;
@@ -1204,6 +1219,11 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     if let Some(n) = number_after(text, &["model maximum context length: "]) {
         r.limit = Some(n);
         r.requested = number_after(text, &["prompt is too long: "]).or(r.requested);
+    }
+    // "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens)." (SGLang)
+    if let Some(n) = number_after(text, &["maximum allowed length ("]) {
+        r.limit = Some(n);
+        r.requested = number_after(text, &["input length ("]).or(r.requested);
     }
     // "...for a total of at least 262145 tokens" (vLLM, OpenAI): the total, not the output it requested.
     if let Some(n) = number_after(text, &["for a total of at least ", "for a total of "]) {
