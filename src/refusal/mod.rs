@@ -1138,6 +1138,45 @@ fn over_after(text: &str, key: &str) -> Option<(u64, u64)> {
     Some((q, number_at(b, j + 3)?.0))
 }
 
+/// Context errors that state the window's size after one phrase and what was asked after another: `(limit after,
+/// requested after)`, read in this order by [`context_numbers`], a later match winning.
+const CONTEXT_PAIRS: &[(&[&str], &[&str])] = &[
+    // "expected a value <= 32768, but got 64000 instead" (Volcengine Ark)
+    (&["expected a value <= "], &["but got "]),
+    // "Input length 1048826 exceeds the maximum length 1048566" (Volcengine Ark)
+    (&["exceeds the maximum length "], &["input length "]),
+    // "Requested tokens (2285) exceed context window of 2048" (llama-cpp-python); "Prompt too long: 41911 tokens
+    // exceeds max context window of 32768 tokens" (oMLX)
+    (
+        &[
+            "exceed context window of ",
+            "exceeds max context window of ",
+            "model's context window of ",
+        ],
+        &["requested tokens (", "prompt too long: "],
+    ),
+    // "number of input tokens (167594) has exceeded max_prompt_tokens (163840) limit" (SiliconFlow)
+    (
+        &["has exceeded max_prompt_tokens ("],
+        &["number of input tokens ("],
+    ),
+    // "The prompt is too long: 264613, model maximum context length: 262141" (Fireworks)
+    (
+        &["model maximum context length: "],
+        &["prompt is too long: "],
+    ),
+    // "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens)." (SGLang)
+    (&["maximum allowed length ("], &["input length ("]),
+    // "trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens" (LM Studio)
+    (&["context length of only "], &["keep the first "]),
+    // "cannot truncate prompt with n_keep (15028) >= n_ctx (7424)" (llama.cpp)
+    (&["n_ctx "], &["n_keep "]),
+    // "request (355724 tokens) exceeds the available context size (262144 tokens)" (llama.cpp server)
+    (&["available context size "], &["request "]),
+    // "expected maxlength: 42000, actual: 46735" (Bedrock's schema check, in characters)
+    (&["expected maxlength"], &["actual"]),
+];
+
 /// The numbers of a context-window refusal worded as token counts: what the request needs (`requested`) and what the
 /// model holds (`limit`).
 fn context_numbers(text: &str, r: &mut Refusal) {
@@ -1164,10 +1203,12 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     ) {
         r.limit = Some(n);
     }
-    // "expected a value <= 32768, but got 64000 instead" (Volcengine Ark)
-    if let Some(n) = number_after(text, &["expected a value <= "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["but got "]).or(r.requested);
+    // A window's size after one phrase and what was asked after another (`CONTEXT_PAIRS`).
+    for (limit_after, requested_after) in CONTEXT_PAIRS {
+        if let Some(n) = number_after(text, limit_after) {
+            r.limit = Some(n);
+            r.requested = number_after(text, requested_after).or(r.requested);
+        }
     }
     // "max_tokens (10000) cannot exceed 8192" (Databricks)
     if let Some(n) = number_after(text, &["max_tokens ("]) {
@@ -1183,30 +1224,6 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     if let Some(n) = number_after(text, &["range of input length should be [1, "]) {
         r.limit = Some(n);
     }
-    // "Input length 1048826 exceeds the maximum length 1048566" (Volcengine Ark)
-    if let Some(n) = number_after(text, &["exceeds the maximum length "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["input length "]).or(r.requested);
-    }
-    // "Requested tokens (2285) exceed context window of 2048" (llama-cpp-python); "Prompt too long: 41911 tokens
-    // exceeds max context window of 32768 tokens" (oMLX)
-    if let Some(n) = number_after(
-        text,
-        &[
-            "exceed context window of ",
-            "exceeds max context window of ",
-            "model's context window of ",
-        ],
-    ) {
-        r.limit = Some(n);
-        r.requested =
-            number_after(text, &["requested tokens (", "prompt too long: "]).or(r.requested);
-    }
-    // "number of input tokens (167594) has exceeded max_prompt_tokens (163840) limit" (SiliconFlow)
-    if let Some(n) = number_after(text, &["has exceeded max_prompt_tokens ("]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["number of input tokens ("]).or(r.requested);
-    }
     // "The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732
     // tokens" (SambaNova): the model's name stands between the phrase and its number.
     if let Some(n) = number_after(text, &["answering your request will take "]) {
@@ -1214,16 +1231,6 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         if let Some(i) = text.find("maximum context length of ") {
             r.limit = number_after(&text[i..], &[" is "]).or(r.limit);
         }
-    }
-    // "The prompt is too long: 264613, model maximum context length: 262141" (Fireworks)
-    if let Some(n) = number_after(text, &["model maximum context length: "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["prompt is too long: "]).or(r.requested);
-    }
-    // "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens)." (SGLang)
-    if let Some(n) = number_after(text, &["maximum allowed length ("]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["input length ("]).or(r.requested);
     }
     // "...for a total of at least 262145 tokens" (vLLM, OpenAI): the total, not the output it requested.
     if let Some(n) = number_after(text, &["for a total of at least ", "for a total of "]) {
@@ -1314,21 +1321,6 @@ fn context_numbers(text: &str, r: &mut Refusal) {
             r.limit = number_after(text, &["context length "]).or(r.limit);
         }
     }
-    // "trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens" (LM Studio)
-    if let Some(n) = number_after(text, &["context length of only "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["keep the first "]).or(r.requested);
-    }
-    // "cannot truncate prompt with n_keep (15028) >= n_ctx (7424)" (llama.cpp)
-    if let Some(n) = number_after(text, &["n_ctx "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["n_keep "]).or(r.requested);
-    }
-    // "request (355724 tokens) exceeds the available context size (262144 tokens)" (llama.cpp server)
-    if let Some(n) = number_after(text, &["available context size "]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["request "]).or(r.requested);
-    }
     // "the input (61709 tokens) is longer than the model's context length (40960 tokens)" (SGLang); "the decoder
     // prompt (length 10127) is longer than the maximum model length of 8192" (vLLM)
     if text.contains("is longer than the") {
@@ -1338,11 +1330,6 @@ fn context_numbers(text: &str, r: &mut Refusal) {
     // "prompt token count of 93854 exceeds the limit of 90000" (GitHub Copilot)
     if let Some(n) = number_after(text, &["prompt token count "]) {
         r.requested = Some(n);
-    }
-    // "expected maxlength: 42000, actual: 46735" (Bedrock's schema check, in characters)
-    if let Some(n) = number_after(text, &["expected maxlength"]) {
-        r.limit = Some(n);
-        r.requested = number_after(text, &["actual"]).or(r.requested);
     }
     // "length of prompt_tokens (68957) must be less than max_seq_len (65536)"
     if let Some(i) = text.find("of prompt_tokens (") {
