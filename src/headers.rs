@@ -3,8 +3,8 @@
 //! Understood, with names matched case-insensitively:
 //! - OpenAI, Azure OpenAI, Groq, Cerebras, DeepSeek and most OpenAI-compatible APIs:
 //!   `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` (also spelled `x-rate-limit-...`, and Cerebras'
-//!   `...-tokens-minute` / `...-requests-minute`, Mistral's `...-req-minute`). Resets are durations: `1s`, `20ms`, `577ms`, `5.94s`, `6m0s`,
-//!   `2m59.56s`, `1m0.363142857s`, or plain seconds (see [`parse_duration_ms`]).
+//!   `...-tokens-minute` / `...-requests-minute`, Mistral's `...-req-minute`). Resets are durations: `1s`, `20ms`,
+//!   `577ms`, `5.94s`, `6m0s`, `2m59.56s`, `1m0.363142857s`, or plain seconds (see [`parse_duration_ms`]).
 //! - Anthropic: `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}`, the
 //!   resets as RFC 3339 timestamps.
 //! - `retry-after` (delay-seconds, possibly fractional, or an HTTP-date in any of the three RFC 9110 forms),
