@@ -630,19 +630,21 @@ fn shape(path: &str, expected: &str) -> PreflightError {
 }
 
 /// How many completions a body asks for at the first of `paths` it sets (1 when none): a whole number from 1.
-fn choices(body: &Value, paths: &[&str]) -> Result<u64, PreflightError> {
-    for p in paths {
-        match body.pointer(p) {
-            None | Some(Value::Null) => continue,
-            Some(v) => {
-                return match v.as_f64() {
-                    Some(f) if f >= 1.0 => count_from_f64(p, f),
-                    _ => Err(shape(p, "a whole number of completions, at least 1")),
-                }
-            }
-        }
+fn choices(body: &Value, paths: &[&'static str]) -> Result<u64, PreflightError> {
+    match first_set(body, paths) {
+        None => Ok(1),
+        Some((p, v)) => match v.as_f64() {
+            Some(f) if f >= 1.0 => count_from_f64(p, f),
+            _ => Err(shape(p, "a whole number of completions, at least 1")),
+        },
     }
-    Ok(1)
+}
+
+/// The first of `paths` the body sets (to anything but null), with its path.
+fn first_set<'a>(body: &'a Value, paths: &[&'static str]) -> Option<(&'static str, &'a Value)> {
+    paths
+        .iter()
+        .find_map(|&p| body.pointer(p).filter(|v| !v.is_null()).map(|v| (p, v)))
 }
 
 /// A cap times a number of completions (none stays none).
@@ -657,34 +659,24 @@ const NUM_PREDICT: [&str; 2] = ["/options/num_predict", "/n_predict"];
 /// Ollama's or llama.cpp's output cap, `options.num_predict` or `n_predict`, when the body sets it: `Some(None)` for
 /// their sentinels -1 (no limit) and -2 (until the context is full), which cap nothing.
 fn num_predict(body: &Value) -> Result<Option<Option<u64>>, PreflightError> {
-    for p in NUM_PREDICT {
-        match body.pointer(p) {
-            None | Some(Value::Null) => continue,
-            Some(v) => {
-                return match v.as_f64() {
-                    Some(f) if f == -1.0 || f == -2.0 => Ok(Some(None)),
-                    Some(f) => count_from_f64(p, f).map(|n| Some(Some(n))),
-                    None => Err(shape(p, "a whole number of tokens, or -1 or -2")),
-                }
-            }
-        }
+    let Some((p, v)) = first_set(body, &NUM_PREDICT) else {
+        return Ok(None);
+    };
+    match v.as_f64() {
+        Some(f) if f == -1.0 || f == -2.0 => Ok(Some(None)),
+        Some(f) => count_from_f64(p, f).map(|n| Some(Some(n))),
+        None => Err(shape(p, "a whole number of tokens, or -1 or -2")),
     }
-    Ok(None)
 }
 
-fn first_count(body: &Value, paths: &[&str]) -> Result<Option<u64>, PreflightError> {
-    for p in paths {
-        match body.pointer(p) {
-            None | Some(Value::Null) => continue,
-            Some(v) => {
-                let f = v
-                    .as_f64()
-                    .ok_or_else(|| shape(p, "a whole number of tokens"))?;
-                return count_from_f64(p, f).map(Some);
-            }
-        }
-    }
-    Ok(None)
+fn first_count(body: &Value, paths: &[&'static str]) -> Result<Option<u64>, PreflightError> {
+    let Some((p, v)) = first_set(body, paths) else {
+        return Ok(None);
+    };
+    let f = v
+        .as_f64()
+        .ok_or_else(|| shape(p, "a whole number of tokens"))?;
+    count_from_f64(p, f).map(Some)
 }
 
 struct Walker {
