@@ -167,7 +167,7 @@ impl Estimator {
 const fn is_latin(i: usize) -> bool {
     matches!(
         i,
-        f::LATIN_RUNS..=f::LATIN_CAPS_RUNS | f::LATIN_LONG2 | f::LATIN_UPPER | f::CAPS_THEN_LOWER
+        f::LATIN_RUNS..=f::LATIN_CAPS_RUNS | f::LATIN_UPPER | f::CAPS_THEN_LOWER
     ) || (i >= f::LETTER_A && i < f::LETTER_A + 26)
         || (i >= f::UPPER_A && i < f::UPPER_A + 26)
 }
@@ -686,7 +686,7 @@ mod tests {
             .filter(|&i| is_latin(i))
             .map(|i| FEATURE_NAMES[i])
             .collect();
-        assert_eq!(latin.len(), 6 + 3 + 26 + 26, "{latin:?}");
+        assert_eq!(latin.len(), 6 + 2 + 26 + 26, "{latin:?}");
         for i in (0..NF).filter(|&i| is_latin(i)) {
             assert_eq!(Class::of_feature(i), Class::Letters, "{}", FEATURE_NAMES[i]);
             let name = FEATURE_NAMES[i];

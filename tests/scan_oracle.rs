@@ -880,3 +880,19 @@ fn czech_letters_count_apart_at_every_offset() {
         check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
     }
 }
+
+#[test]
+fn armenian_lead_bytes_count_apart_at_every_offset() {
+    use llm_preflight::internals::scan::{f, scan};
+    // Armenian letters of lead bytes D4–D5 count; those of D6 (`ր ց ւ փ ք օ ֆ`), Georgian (E1), pointed Hebrew
+    // (D6–D7) and Cyrillic (D0–D1) do not. `Բարեւ Ձեզ` has 6 of its 8 letters on D4–D5 (`ր` and `ւ` on D6),
+    // `աշխարհ` 5 of 6, and the Cyrillic Supplement's `Ԁ` (U+0500) is on D4 too: 12.
+    for pad in 0..66 {
+        let text = format!(
+            "{}Բարեւ Ձեզ, աշխարհ Ԁ გამარჯობა שָׁלוֹם привет",
+            "x".repeat(pad)
+        );
+        assert_eq!(scan(&text).v[f::LEAD_D4_D5], 12, "pad {pad}");
+        check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
+    }
+}

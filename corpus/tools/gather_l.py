@@ -9,6 +9,9 @@ Until now these were priced by features fitted on other scripts (Georgian, Armen
 that no corpus text had fitted; Khmer shares Thai's; Kazakh and Mongolian the Cyrillic letters fitted on Ukrainian
 and Serbian), and the UI strings of such languages came out 32-76% off.
 
+prose-am and prose-mn are built but not in corpus/: cross-validation inside the fit split priced them 14-62% off
+with no count of their own, and widened the bands (docs/JOURNAL.md, 2026-12-07).
+
 Where the text comes from, how it is cut and checked: exactly as set E (gather_e.py, imported here, whose rules this
 reuses: contiguous whole lines of one file, 40 size targets in three bands, at most two samples a file, no
 200-character window shared with any corpus or probe text, the probe's files never used), from Debian bookworm

@@ -368,13 +368,8 @@ pub fn scan_reference(text: &str) -> Features {
         if lead[iu] && bare_run {
             v[f::BARE_WORD_CHARS] += 1;
         }
-        if lead[iu] && latin(i) {
-            if all_k(9, i, &latin_s) {
-                v[f::LATIN_LONG] += 1;
-            }
-            if all_k(13, i, &latin_s) {
-                v[f::LATIN_LONG2] += 1;
-            }
+        if lead[iu] && latin(i) && all_k(9, i, &latin_s) {
+            v[f::LATIN_LONG] += 1;
         }
         if lead[iu] && nonlatin_alpha(i) && all_k(17, i, &alpha_s) {
             v[f::NONLATIN_LONG] += 1;
@@ -572,6 +567,7 @@ pub fn scan_reference(text: &str) -> Features {
     for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
         v[f::BYTE_TALLIES + i] += sum(lo, hi);
     }
+    v[f::LEAD_D4_D5] += sum(0xd4, 0xd5);
     let chars = text.chars().count() as u64;
     if chars > 0 {
         v[f::BIAS] = 1;
