@@ -140,8 +140,8 @@ pub mod internals {
     pub mod scan {
         pub use crate::scan::kind;
         pub use crate::scan::{
-            f, scan, Class, Features, Runs, Scanner, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES,
-            FEATURE_NAMES, LONG_RUN, NF, RUN_WIDE_KINDS,
+            f, scan, Class, Features, Runs, Scanner, Signals, ARMENIAN_LEADS, ASCII_PUNCT,
+            BYTE_TALLY_RANGES, FEATURE_NAMES, LONG_RUN, NF, RUN_WIDE_KINDS,
         };
     }
     /// The media header readers (for the fuzz targets and the benchmark).

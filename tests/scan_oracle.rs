@@ -867,32 +867,37 @@ fn ideographs_of_extension_a_count_apart_among_the_rare() {
 
 #[test]
 fn czech_letters_count_apart_at_every_offset() {
-    use llm_preflight::internals::scan::{f, scan};
+    use llm_preflight::internals::scan::f;
     // The six letters of either case among Polish and other Latin Extended-A letters (same lead bytes), a
     // decomposed `e` with a caron and a run of `ě` (a repeat, priced apart: neither counts) and Cyrillic, cut at
     // every offset.
-    for pad in 0..66 {
-        let text = format!(
-            "{}příliš žluťoučký kůň úpěl ďábelské ódy ĚŘŮĎŤŇ zażółć gęślą ĳ e\u{30c} жир ř ěěěěěěěě",
-            "x".repeat(pad)
-        );
-        assert_eq!(scan(&text).v[f::CS_LETTERS], 13, "pad {pad}");
-        check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
-    }
+    counts_at_every_offset(
+        "příliš žluťoučký kůň úpěl ďábelské ódy ĚŘŮĎŤŇ zażółć gęślą ĳ e\u{30c} жир ř ěěěěěěěě",
+        f::CS_LETTERS,
+        13,
+    );
 }
 
 #[test]
 fn armenian_lead_bytes_count_apart_at_every_offset() {
-    use llm_preflight::internals::scan::{f, scan};
+    use llm_preflight::internals::scan::f;
     // Armenian letters of lead bytes D4–D5 count; those of D6 (`ր ց ւ փ ք օ ֆ`), Georgian (E1), pointed Hebrew
     // (D6–D7) and Cyrillic (D0–D1) do not. `Բարեւ Ձեզ` has 6 of its 8 letters on D4–D5 (`ր` and `ւ` on D6),
     // `աշխարհ` 5 of 6, and the Cyrillic Supplement's `Ԁ` (U+0500) is on D4 too: 12.
+    counts_at_every_offset(
+        "Բարեւ Ձեզ, աշխարհ Ԁ გამარჯობა שָׁלוֹם привет",
+        f::LEAD_D4_D5,
+        12,
+    );
+}
+
+/// `body` after 0 to 65 bytes of padding, so that it starts at every offset of the scanner's blocks: feature `i`
+/// counts `want` each time, and the scanner matches the reference.
+fn counts_at_every_offset(body: &str, i: usize, want: u64) {
+    use llm_preflight::internals::scan::scan;
     for pad in 0..66 {
-        let text = format!(
-            "{}Բարեւ Ձեզ, աշխարհ Ԁ გამარჯობა שָׁלוֹם привет",
-            "x".repeat(pad)
-        );
-        assert_eq!(scan(&text).v[f::LEAD_D4_D5], 12, "pad {pad}");
+        let text = format!("{}{body}", "x".repeat(pad));
+        assert_eq!(scan(&text).v[i], want, "pad {pad}");
         check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
     }
 }

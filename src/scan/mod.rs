@@ -221,6 +221,10 @@ pub mod f {
     pub const CS_LETTERS: usize = 170;
 }
 
+/// The lead bytes of [`f::LEAD_D4_D5`], inclusive (U+0500–U+057F): a tally of its own, outside
+/// [`BYTE_TALLY_RANGES`], because it took the place of a count that had fallen idle.
+pub const ARMENIAN_LEADS: (u8, u8) = (0xd4, 0xd5);
+
 /// The byte ranges of the `BYTE_TALLIES` features, inclusive, in feature order: lead bytes C4–C5 (U+0100–U+017F,
 /// Latin Extended-A), C6–C9 (U+0180–U+027F, Latin Extended-B and IPA), D2–D3 (U+0480–U+04FF, Cyrillic beyond
 /// the Russian alphabet), D7 (U+05C0–U+05FF, the Hebrew letters), DA–DB (U+0680–U+06FF, the Arabic letters of
@@ -1936,7 +1940,7 @@ impl Scanner {
         for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
             v[f::BYTE_TALLIES + i] += sum(lo, hi);
         }
-        v[f::LEAD_D4_D5] += sum(0xd4, 0xd5);
+        v[f::LEAD_D4_D5] += sum(ARMENIAN_LEADS.0, ARMENIAN_LEADS.1);
         class_chars[Class::Letters as usize] = letters + alphabetic;
         class_chars[Class::Cjk as usize] = cjk;
         class_chars[Class::Digits as usize] = digits + kn(K_NDIG);

@@ -8,7 +8,7 @@
 use llm_preflight::internals::scan::kind::*;
 pub use llm_preflight::internals::scan::Features;
 use llm_preflight::internals::scan::{
-    f, Class, Runs, Signals, ASCII_PUNCT, BYTE_TALLY_RANGES, LONG_RUN, NF,
+    f, Class, Runs, Signals, ARMENIAN_LEADS, ASCII_PUNCT, BYTE_TALLY_RANGES, LONG_RUN, NF,
 };
 
 /// The reference's streaming face: it keeps every byte and reads them all at the end, invalid UTF-8 replaced as
@@ -567,7 +567,7 @@ pub fn scan_reference(text: &str) -> Features {
     for (i, &(lo, hi)) in BYTE_TALLY_RANGES.iter().enumerate() {
         v[f::BYTE_TALLIES + i] += sum(lo, hi);
     }
-    v[f::LEAD_D4_D5] += sum(0xd4, 0xd5);
+    v[f::LEAD_D4_D5] += sum(ARMENIAN_LEADS.0, ARMENIAN_LEADS.1);
     let chars = text.chars().count() as u64;
     if chars > 0 {
         v[f::BIAS] = 1;
