@@ -141,11 +141,13 @@ impl ContentKind {
             if script_share(f::INDIC_CHARS) + indic2 as f64 / letters.max(1.0) > 0.4 {
                 return ContentKind::Indic;
             }
-            if script_share(f::GREEK_CHARS)
-                + script_share(f::SEA_CHARS)
-                + script_share(f::OTHER_CHARS)
-                > 0.4
-            {
+            let other = v[f::GREEK_CHARS]
+                + v[f::SEA_CHARS]
+                + v[f::MYANMAR_CHARS]
+                + v[f::KHMER_CHARS]
+                + v[f::OTHER_CHARS]
+                + v[f::ETHIOPIC_CHARS];
+            if other as f64 / letters.max(1.0) > 0.4 {
                 return ContentKind::OtherScript;
             }
         }

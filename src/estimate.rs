@@ -165,10 +165,8 @@ impl Estimator {
 /// capital (all of [`Class::Letters`]). A periodic pattern's letters are Latin: their share is of these features'
 /// price.
 const fn is_latin(i: usize) -> bool {
-    matches!(
-        i,
-        f::LATIN_RUNS..=f::LATIN_CAPS_RUNS | f::LATIN_UPPER | f::CAPS_THEN_LOWER
-    ) || (i >= f::LETTER_A && i < f::LETTER_A + 26)
+    matches!(i, f::LATIN_RUNS..=f::LATIN_LONG | f::CAPS_THEN_LOWER)
+        || (i >= f::LETTER_A && i < f::LETTER_A + 26)
         || (i >= f::UPPER_A && i < f::UPPER_A + 26)
 }
 
@@ -286,6 +284,11 @@ pub fn run_price(x: &Features, profile: Profile) -> [f64; 3] {
     [0, 1, 2].map(|j| ascii[j] + wide[j])
 }
 
+/// A run table's rate from its 16-bit code (`profile_file::decode_rate`).
+fn run_rate(code: u16) -> f64 {
+    f64::from(crate::profile_file::decode_rate(code))
+}
+
 /// [`run_price`] in its two parts, the repeats of ASCII characters and those of the others, `[low, median, high]`
 /// each, with their runs' excess.
 pub fn run_parts(x: &Features, profile: Profile) -> [[f64; 3]; 2] {
@@ -293,18 +296,18 @@ pub fn run_parts(x: &Features, profile: Profile) -> [[f64; 3]; 2] {
     let mut ascii = 0.0;
     for (&n, &code) in x.runs.ascii.iter().zip(&RUN_ASCII[p]) {
         if n > 0 {
-            ascii += count(n) * f64::from(crate::profile_file::decode_rate(code));
+            ascii += count(n) * run_rate(code);
         }
     }
     let mut wide = [0.0; 3];
     for (i, &k) in RUN_WIDE_KINDS.iter().enumerate() {
         let n = count(x.runs.wide[k as usize]);
         for (end, &r) in wide.iter_mut().zip(&RUN_WIDE[p][i]) {
-            *end += n * f64::from(r);
+            *end += n * run_rate(r);
         }
         // At the median, the characters outside their block's common tier cost the kind's rare ones' rate.
         let rare = count(x.runs.wide_rare[k as usize]);
-        wide[1] += rare * (f64::from(RUN_WIDE_RARE[p][i]) - f64::from(RUN_WIDE[p][i][1]));
+        wide[1] += rare * (run_rate(RUN_WIDE_RARE[p][i]) - run_rate(RUN_WIDE[p][i][1]));
     }
     // The measured characters are a kind's common ones; a rare one costs more (a rare ideograph or Hangul syllable
     // is 2 or 3 o200k tokens, not 1), up to a token per byte: the high end allows that.
@@ -319,7 +322,7 @@ pub fn run_parts(x: &Features, profile: Profile) -> [[f64; 3]; 2] {
     // at the low end, and a text with one more run never has a lower `run_lo`.
     let least_wide = RUN_WIDE[p]
         .iter()
-        .map(|r| f64::from(r[0]))
+        .map(|r| run_rate(r[0]))
         .fold(1.0, f64::min);
     let floor = [least_run_rate(profile), least_wide].map(|r| -MIN_RUN * r);
     for (((part, r), e), floor) in parts.iter_mut().zip(runs).zip(&RUN_EXCESS[p]).zip(floor) {
@@ -462,8 +465,8 @@ fn priced<W: Copy + Into<f64>>(
         (0, 0, 0)
     } else {
         // No tokenizer here emits more tokens than the text has bytes (+1 for a SentencePiece word-start marker),
-        // and any non-empty text is at least one token.
-        let cap = x.bytes + 1;
+        // but for NFKC's lengthening (`Profile::max_tokens_per_byte`), and any non-empty text is at least one token.
+        let cap = x.bytes * profile.max_tokens_per_byte() + 1;
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
         let (q_lo, q_hi) = ((m + z_lo * sigma).exp(), (m + z_hi * sigma).exp());
         let (mut lo, mut hi) = (at(q_lo, run_lo), at(q_hi, run_hi));
@@ -660,7 +663,7 @@ mod tests {
                 ('─', RUN_WIDE[p as usize][i][1]),
             ] {
                 let e = crate::estimate(&c.to_string().repeat(2000), p);
-                let want = 2000.0 * f64::from(rate);
+                let want = 2000.0 * run_rate(rate);
                 assert!(
                     (e.tokens as f64 - want).abs() <= 0.01 * want + 4.0,
                     "{} {c:?}: {} for {want}",
@@ -686,7 +689,7 @@ mod tests {
             .filter(|&i| is_latin(i))
             .map(|i| FEATURE_NAMES[i])
             .collect();
-        assert_eq!(latin.len(), 6 + 2 + 26 + 26, "{latin:?}");
+        assert_eq!(latin.len(), 5 + 1 + 26 + 26, "{latin:?}");
         for i in (0..NF).filter(|&i| is_latin(i)) {
             assert_eq!(Class::of_feature(i), Class::Letters, "{}", FEATURE_NAMES[i]);
             let name = FEATURE_NAMES[i];

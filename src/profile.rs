@@ -73,6 +73,16 @@ impl Profile {
         Profile::NAMES[self as usize]
     }
 
+    /// The most tokens one byte of text can become, the cap of every estimate's high end (+1, for a SentencePiece
+    /// word-start marker): 1 for every profile but claude-legacy, whose tokenizer normalizes the text to NFKC first,
+    /// which can lengthen it (Lao `ຳ` and Thai `ำ` become two characters; `ﷺ`, 3 bytes, becomes 33): 11 there.
+    pub const fn max_tokens_per_byte(self) -> u64 {
+        match self {
+            Profile::ClaudeLegacy => 11,
+            _ => 1,
+        }
+    }
+
     /// A one-line description: which models count with it.
     pub const fn description(self) -> &'static str {
         match self {

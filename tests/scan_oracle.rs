@@ -901,3 +901,38 @@ fn counts_at_every_offset(body: &str, i: usize, want: u64) {
         check(text.as_bytes(), 0, true).unwrap_or_else(|e| panic!("pad {pad}: {e}"));
     }
 }
+
+#[test]
+fn ethiopic_letters_count_apart_at_every_offset() {
+    use llm_preflight::internals::scan::{f, scan};
+    // Amharic `ሰላም ዓለም።` (6 letters; `።`, the full stop, is punctuation), Tigrinya `ትግርኛ` (4), two letters of Ethiopic
+    // Extended (`ⶓ`, U+2D93, and `ⷀ`, U+2DC0), an Ethiopic number (`፲`, a digit), a letter with a
+    // combining mark (U+135F, which counts with its letter), Georgian (lead byte E1 too, other letters) and
+    // Cyrillic: 14, at every offset.
+    let body = "ሰላም ዓለም። ትግርኛ ⶓⷀ ፲ ሰ\u{135f} გამარჯობა привет";
+    counts_at_every_offset(body, f::ETHIOPIC_CHARS, 14);
+    let x = scan(body);
+    assert_eq!(x.v[f::OTHER_CHARS], 9, "Georgian only");
+    assert_eq!(x.v[f::DIGITS], 1, "the Ethiopic ten");
+    assert_eq!(
+        x.v[f::OTHER_RUNS],
+        6,
+        "Ethiopic words run as other scripts' do"
+    );
+}
+
+#[test]
+fn myanmar_and_khmer_count_apart_from_thai_and_lao_at_every_offset() {
+    use llm_preflight::internals::scan::{f, scan};
+    // Thai `ภาษาไทย` (7) and Lao `ພາສາລາວ` (7), which share a count; Myanmar `မြန်မာ` (6, with its signs)
+    // and its full stop `။` (punctuation); Khmer `ខ្មែរ` (5, with its signs) and its full stop `។` (a Khmer character:
+    // 6); a Lao digit and a Myanmar one.
+    let body = "ภาษาไทย ພາສາລາວ မြန်မာ။ ខ្មែរ។ ໑ ၁";
+    counts_at_every_offset(body, f::SEA_CHARS, 14);
+    counts_at_every_offset(body, f::MYANMAR_CHARS, 6);
+    counts_at_every_offset(body, f::KHMER_CHARS, 6);
+    let x = scan(body);
+    assert_eq!(x.v[f::SEA_RUNS], 4, "the four scripts run alike");
+    assert_eq!(x.v[f::DIGITS], 2);
+    assert_eq!(x.v[f::SYM3], 1, "Myanmar's full stop");
+}

@@ -614,7 +614,7 @@ pub fn fit_high(
                 label: d.row.label.as_str(),
                 truth: t as f64,
                 tokens: e.tokens,
-                cap: d.x.bytes + 1,
+                cap: d.x.bytes * profile.max_tokens_per_byte() + 1,
                 inputs: high_inputs(&d.x, profile, w, &bm.kinds, bm.spread),
             })
         })
@@ -1090,10 +1090,10 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     }
     s.push_str("];\n\n");
     s.push_str("/// Per profile, per kind of `scan::RUN_WIDE_KINDS`: tokens per character of a long run of a non-ASCII character,\n");
-    s.push_str("/// `[least, median, most]` over the kind's measured characters (the median over its typical ones).\n");
+    s.push_str("/// `[least, median, most]` over the kind's measured characters (the median over its typical ones), as rate codes.\n");
     let _ = writeln!(
         s,
-        "pub(crate) const RUN_WIDE: [[[f32; 3]; {}]; {NP}] = [",
+        "pub(crate) const RUN_WIDE: [[[u16; 3]; {}]; {NP}] = [",
         llm_preflight::internals::scan::RUN_WIDE_KINDS.len()
     );
     for (p, r) in t.iter().enumerate() {
@@ -1101,9 +1101,13 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         s.push_str("    [\n");
         for &k in &llm_preflight::internals::scan::RUN_WIDE_KINDS {
             let w = r.wide[k as usize];
+            let c = |x: f64| format!("{:#06x}", rate_code(x, || format!("kind {k}'s run rate")));
             let _ = writeln!(
                 s,
-                "        [{}, {}, {}], // kind {k}{}",
+                "        [{}, {}, {}], // kind {k}: {}, {}, {}{}",
+                c(w[0]),
+                c(w[1]),
+                c(w[2]),
                 lit(w[0]),
                 lit(w[1]),
                 lit(w[2]),
@@ -1118,16 +1122,24 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     }
     s.push_str("];\n\n");
     s.push_str("/// Per profile, per kind of `scan::RUN_WIDE_KINDS`: the median tokens per character of a long run of a character\n");
-    s.push_str("/// outside the common tier of its block (`kind::is_rare_in_run`), over the kind's measured rare characters.\n");
+    s.push_str("/// outside the common tier of its block (`kind::is_rare_in_run`), over the kind's measured rare characters, as\n");
+    s.push_str("/// rate codes.\n");
     let _ = writeln!(
         s,
-        "pub(crate) const RUN_WIDE_RARE: [[f32; {}]; {NP}] = [",
+        "pub(crate) const RUN_WIDE_RARE: [[u16; {}]; {NP}] = [",
         llm_preflight::internals::scan::RUN_WIDE_KINDS.len()
     );
     for (p, r) in t.iter().enumerate() {
         let cells: Vec<String> = llm_preflight::internals::scan::RUN_WIDE_KINDS
             .iter()
-            .map(|&k| lit(r.wide_rare[k as usize]))
+            .map(|&k| {
+                format!(
+                    "{:#06x}",
+                    rate_code(r.wide_rare[k as usize], || format!(
+                        "kind {k}'s rare run rate"
+                    ))
+                )
+            })
             .collect();
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
         let _ = writeln!(s, "    [{}],", cells.join(", "));

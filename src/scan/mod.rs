@@ -18,8 +18,9 @@ pub mod kind;
 
 use classify::{Classes, BLOCK, WIN};
 use kind::{
-    Kind, K_ARB, K_CJKP, K_CYR, K_CYRX, K_EMO, K_EMOD, K_GRK, K_HAN, K_HANG, K_IND, K_IND2, K_KANA,
-    K_LATLO, K_LATUP, K_MARK, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA, K_SYM2, K_SYM3, K_SYM4,
+    Kind, K_ARB, K_CJKP, K_CYR, K_CYRX, K_EMO, K_EMOD, K_ETH, K_GRK, K_HAN, K_HANG, K_IND, K_IND2,
+    K_KANA, K_KHM, K_LATLO, K_LATUP, K_MARK, K_MYA, K_NCTL, K_NDIG, K_NL, K_NWS, K_OTH, K_SEA,
+    K_SYM2, K_SYM3, K_SYM4,
 };
 /// How many features the scanner counts; the length of [`Features::v`].
 pub const NF: usize = 171;
@@ -47,8 +48,9 @@ pub mod f {
     pub const LATIN_CASE_SPLITS: usize = 4;
     /// Latin letters beyond 8 bytes in a Latin run, at first bytes (long or rare words split into pieces).
     pub const LATIN_LONG: usize = 5;
-    /// ASCII capitals right after exactly one ASCII capital (the second letter of each run of capitals).
-    pub const LATIN_CAPS_RUNS: usize = 6;
+    /// Ethiopic letters (Amharic, Tigrinya, ...), which are not among [`OTHER_CHARS`]: vocabularies price them
+    /// far from the other scripts' (o200k about 1.6 tokens a character, Georgian's and Armenian's about 0.4).
+    pub const ETHIOPIC_CHARS: usize = 6;
     /// Cyrillic letter runs started.
     pub const CYR_RUNS: usize = 7;
     /// Cyrillic letters.
@@ -67,11 +69,13 @@ pub mod f {
     pub const INDIC_CHARS: usize = 14;
     /// Thai, Lao, Myanmar and Khmer runs started.
     pub const SEA_RUNS: usize = 15;
-    /// Thai, Lao, Myanmar and Khmer characters (digits apart).
+    /// Thai and Lao characters (digits apart). Myanmar ([`MYANMAR_CHARS`]) and Khmer ([`KHMER_CHARS`]) are
+    /// counted apart: they run as Thai does, but what one of their characters costs differs by script and vocabulary
+    /// (claude-legacy prices Myanmar below Thai, o200k above).
     pub const SEA_CHARS: usize = 16;
     /// Runs of letters of other scripts started.
     pub const OTHER_RUNS: usize = 17;
-    /// Letters of other scripts.
+    /// Letters of other scripts but Ethiopic ([`ETHIOPIC_CHARS`]).
     pub const OTHER_CHARS: usize = 18;
     /// Han characters.
     pub const HAN_CHARS: usize = 19;
@@ -93,8 +97,8 @@ pub mod f {
     pub const DIGIT_RUNS: usize = 27;
     /// Groups of up to three ASCII digits, counted from each run's start (o200k and cl100k cut digits so).
     pub const DIGIT_GROUPS3: usize = 28;
-    /// ASCII punctuation characters outside repeats.
-    pub const PUNCT: usize = 29;
+    /// Khmer characters (its digits and punctuation too), which are not among [`SEA_CHARS`].
+    pub const KHMER_CHARS: usize = 29;
     /// ASCII punctuation runs started.
     pub const PUNCT_RUNS: usize = 30;
     /// Other non-ASCII symbols of two bytes (and marks after no letter), outside repeats.
@@ -137,8 +141,8 @@ pub mod f {
     /// byte E1, so without this count no rate could price Armenian above Georgian (claude-legacy takes 1.75 tokens
     /// a character for one, 1.14 for the other).
     pub const LEAD_D4_D5: usize = 48;
-    /// Latin capitals (characters).
-    pub const LATIN_UPPER: usize = 49;
+    /// Myanmar characters (digits and punctuation apart), which are not among [`SEA_CHARS`].
+    pub const MYANMAR_CHARS: usize = 49;
     /// Letter runs (of any script) started right after a run of exactly one punctuation character.
     pub const WORD_AFTER_PUNCT: usize = 50;
     /// Punctuation runs of exactly one character closed.
@@ -251,7 +255,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "latin_nonascii",
     "latin_case_splits",
     "latin_long",
-    "latin_caps_runs",
+    "ethiopic_chars",
     "cyr_runs",
     "cyr_chars",
     "greek_runs",
@@ -274,7 +278,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "digits",
     "digit_runs",
     "digit_groups3",
-    "punct",
+    "khmer_chars",
     "punct_runs",
     "sym2",
     "sym3",
@@ -294,7 +298,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "control",
     "other_ws",
     "lead_d4_d5",
-    "latin_upper",
+    "myanmar_chars",
     "word_after_punct",
     "punct_single",
     "nonlatin_long",
@@ -534,8 +538,8 @@ pub const WINDOW: u32 = 16;
 pub const LONG_RUN: u32 = BLOCK as u32;
 
 /// The non-ASCII kinds whose characters repeat (see [`kind::merges`]), in the order of the run tables' rows.
-pub const RUN_WIDE_KINDS: [Kind; 27] = {
-    let mut out = [0; 27];
+pub const RUN_WIDE_KINDS: [Kind; 30] = {
+    let mut out = [0; 30];
     let mut n = 0;
     let mut k = 0;
     while k < kind::COUNT as Kind {
@@ -621,7 +625,7 @@ impl Class {
         match i {
             f::HAN_CHARS..=f::CJK_PUNCT | f::HAN_RARE | f::HAN_EXT | f::HAN_EXT_A => Class::Cjk,
             f::DIGITS..=f::DIGIT_GROUPS3 | f::DIGITS_AFTER_BLANK => Class::Digits,
-            f::PUNCT | f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
+            f::PUNCT_RUNS | f::PUNCT_SINGLE => Class::Punctuation,
             f::PUNCT_CHARS..f::UPPER_A => Class::Punctuation,
             f::SYM2..=f::EMOJI_MODS => Class::Symbols,
             f::SPACES_SINGLE..=f::TABS | f::OTHER_WS => Class::Whitespace,
@@ -687,7 +691,10 @@ const SLOT: [u8; kind::COUNT] = {
         i += 1;
     }
     t[K_SEA as usize] = S_SCRIPT as u8 + 5;
+    t[K_MYA as usize] = S_SCRIPT as u8 + 5;
+    t[K_KHM as usize] = S_SCRIPT as u8 + 5;
     t[K_OTH as usize] = S_SCRIPT as u8 + 6;
+    t[K_ETH as usize] = S_SCRIPT as u8 + 6;
     t[K_HAN as usize] = S_SCRIPT as u8 + 7;
     t[K_KANA as usize] = S_SCRIPT as u8 + 8;
     t[K_HANG as usize] = S_SCRIPT as u8 + 9;
@@ -1295,7 +1302,6 @@ impl Scanner {
         if upper != 0 || c.upper >> 62 != 0 {
             let (u1, u2) = (back1(upper, c.upper), back2(upper, c.upper));
             v[f::LATIN_CASE_SPLITS] += pc(upper & back1(lower, c.lower));
-            v[f::LATIN_CAPS_RUNS] += pc(upper & u1 & !u2);
             v[f::CAPS_THEN_LOWER] += pc(lower & u1 & u2);
         }
         // Punctuation, and words right after one punctuation character.
@@ -1877,13 +1883,12 @@ impl Scanner {
         let h = &self.hist;
         let sum = |from: u8, to: u8| h[from as usize..=to as usize].iter().sum::<u64>();
         let total = sum(0, 0x7f);
-        let (mut letters, mut upper) = (0, 0);
+        let mut letters = 0;
         for i in 0..26 {
             let (lo, up) = (h[b'a' as usize + i], h[b'A' as usize + i]);
             v[f::LETTER_A + i] += lo + up;
             v[f::UPPER_A + i] += up;
             letters += lo + up;
-            upper += up;
         }
         for (k, &b) in ASCII_PUNCT.iter().enumerate() {
             v[f::PUNCT_CHARS + k] += h[b as usize];
@@ -1906,12 +1911,14 @@ impl Scanner {
             + kn(K_IND)
             + indic2
             + kn(K_SEA)
-            + kn(K_OTH);
+            + kn(K_MYA)
+            + kn(K_KHM)
+            + kn(K_OTH)
+            + kn(K_ETH);
         let cjk = kn(K_HAN) + kn(K_KANA) + kn(K_HANG) + kn(K_CJKP);
         let symbols = kn(K_EMO) + kn(K_EMOD) + kn(K_SYM2) + kn(K_SYM3) + kn(K_SYM4);
         v[f::LATIN_CHARS] += letters + latin;
         v[f::LATIN_NONASCII] += latin;
-        v[f::LATIN_UPPER] += upper + kn(K_LATUP);
         v[f::CYR_CHARS] += kn(K_CYR) + kn(K_CYRX);
         v[f::CYR_NONRUSSIAN] += kn(K_CYRX);
         v[f::GREEK_CHARS] += kn(K_GRK);
@@ -1921,7 +1928,10 @@ impl Scanner {
             v[f::INDIC2_CHARS + i] += k[K_IND2 as usize + i];
         }
         v[f::SEA_CHARS] += kn(K_SEA);
+        v[f::MYANMAR_CHARS] += kn(K_MYA);
+        v[f::KHMER_CHARS] += kn(K_KHM);
         v[f::OTHER_CHARS] += kn(K_OTH);
+        v[f::ETHIOPIC_CHARS] += kn(K_ETH);
         v[f::HAN_CHARS] += kn(K_HAN);
         v[f::KANA_CHARS] += kn(K_KANA);
         v[f::HANGUL_CHARS] += kn(K_HANG);
@@ -1932,7 +1942,6 @@ impl Scanner {
         v[f::SYM3] += kn(K_SYM3);
         v[f::SYM4] += kn(K_SYM4);
         v[f::DIGITS] += digits + kn(K_NDIG);
-        v[f::PUNCT] += punct;
         v[f::TABS] += tabs;
         v[f::NL_CHARS] += newlines;
         v[f::OTHER_WS] += other_ws + kn(K_NWS);

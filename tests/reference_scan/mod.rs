@@ -47,8 +47,8 @@ const fn script_of(k: u8) -> u8 {
         K_ARB => 4,
         K_IND => 5,
         15..=23 => 6,
-        K_SEA => 7,
-        K_OTH => 8,
+        K_SEA | K_MYA | K_KHM => 7,
+        K_OTH | K_ETH => 8,
         K_HAN => 9,
         K_KANA => 10,
         K_HANG => 11,
@@ -377,9 +377,6 @@ pub fn scan_reference(text: &str) -> Features {
         if up(i) && lo(i - 1) {
             v[f::LATIN_CASE_SPLITS] += 1;
         }
-        if up(i) && up(i - 1) && !up(i - 2) {
-            v[f::LATIN_CAPS_RUNS] += 1;
-        }
         if lo(i) && up(i - 1) && up(i - 2) {
             v[f::CAPS_THEN_LOWER] += 1;
         }
@@ -436,9 +433,6 @@ pub fn scan_reference(text: &str) -> Features {
                 K_LATLO | K_LATUP => {
                     v[f::LATIN_CHARS] += 1;
                     v[f::LATIN_NONASCII] += 1;
-                    if k == K_LATUP {
-                        v[f::LATIN_UPPER] += 1;
-                    }
                     cc[Class::Letters as usize] += 1;
                 }
                 K_CYR | K_CYRX => {
@@ -468,8 +462,20 @@ pub fn scan_reference(text: &str) -> Features {
                     v[f::SEA_CHARS] += 1;
                     cc[Class::Letters as usize] += 1;
                 }
+                K_MYA => {
+                    v[f::MYANMAR_CHARS] += 1;
+                    cc[Class::Letters as usize] += 1;
+                }
+                K_KHM => {
+                    v[f::KHMER_CHARS] += 1;
+                    cc[Class::Letters as usize] += 1;
+                }
                 K_OTH => {
                     v[f::OTHER_CHARS] += 1;
+                    cc[Class::Letters as usize] += 1;
+                }
+                K_ETH => {
+                    v[f::ETHIOPIC_CHARS] += 1;
                     cc[Class::Letters as usize] += 1;
                 }
                 K_HAN => {
@@ -534,13 +540,12 @@ pub fn scan_reference(text: &str) -> Features {
     let h = &hist;
     let sum = |from: u8, to: u8| h[from as usize..=to as usize].iter().sum::<u64>();
     let total = sum(0, 0x7f);
-    let (mut letters, mut upper) = (0, 0);
+    let mut letters = 0;
     for i in 0..26 {
         let (lo, up) = (h[b'a' as usize + i], h[b'A' as usize + i]);
         v[f::LETTER_A + i] += lo + up;
         v[f::UPPER_A + i] += up;
         letters += lo + up;
-        upper += up;
     }
     for (k, &c) in ASCII_PUNCT.iter().enumerate() {
         v[f::PUNCT_CHARS + k] += h[c as usize];
@@ -552,9 +557,7 @@ pub fn scan_reference(text: &str) -> Features {
     let controls = sum(0, 0x1f) - tabs - newlines - other_ws + h[0x7f];
     let punct = total - letters - digits - whitespace - controls;
     v[f::LATIN_CHARS] += letters;
-    v[f::LATIN_UPPER] += upper;
     v[f::DIGITS] += digits;
-    v[f::PUNCT] += punct;
     v[f::TABS] += tabs;
     v[f::NL_CHARS] += newlines;
     v[f::OTHER_WS] += other_ws;
