@@ -1068,6 +1068,11 @@ fn rate_code(x: f64, what: impl Fn() -> String) -> u16 {
         .unwrap_or_else(|| panic!("{}: {x} has no 16-bit code", what()))
 }
 
+/// [`rate_code`] as a table literal (`0x79a0`).
+fn code_lit(x: f64, what: impl Fn() -> String) -> String {
+    format!("{:#06x}", rate_code(x, what))
+}
+
 /// The run tables' part of `src/tables.rs`.
 fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
     use llm_preflight::internals::scan::kind;
@@ -1082,7 +1087,7 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         for row in r.ascii.chunks(8) {
             let codes: Vec<String> = row
                 .iter()
-                .map(|&x| format!("{:#06x}", rate_code(x, || "a run rate".into())))
+                .map(|&x| code_lit(x, || "a run rate".into()))
                 .collect();
             let _ = writeln!(s, "        {},", codes.join(", "));
         }
@@ -1101,7 +1106,7 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         s.push_str("    [\n");
         for &k in &llm_preflight::internals::scan::RUN_WIDE_KINDS {
             let w = r.wide[k as usize];
-            let c = |x: f64| format!("{:#06x}", rate_code(x, || format!("kind {k}'s run rate")));
+            let c = |x: f64| code_lit(x, || format!("kind {k}'s run rate"));
             let _ = writeln!(
                 s,
                 "        [{}, {}, {}], // kind {k}: {}, {}, {}{}",
@@ -1133,12 +1138,9 @@ fn render_runs(s: &mut String, t: &[runs::RunTable; NP]) {
         let cells: Vec<String> = llm_preflight::internals::scan::RUN_WIDE_KINDS
             .iter()
             .map(|&k| {
-                format!(
-                    "{:#06x}",
-                    rate_code(r.wide_rare[k as usize], || format!(
-                        "kind {k}'s rare run rate"
-                    ))
-                )
+                code_lit(r.wide_rare[k as usize], || {
+                    format!("kind {k}'s rare run rate")
+                })
             })
             .collect();
         let _ = writeln!(s, "    // {}", Profile::ALL[p].name());
