@@ -465,8 +465,8 @@ fn priced<W: Copy + Into<f64>>(
         (0, 0, 0)
     } else {
         // No tokenizer here emits more tokens than the text has bytes (+1 for a SentencePiece word-start marker),
-        // but for NFKC's lengthening (`Profile::max_tokens_per_byte`), and any non-empty text is at least one token.
-        let cap = x.bytes * profile.max_tokens_per_byte() + 1;
+        // but for NFKC's lengthening (`Profile::max_tokens`), and any non-empty text is at least one token.
+        let cap = profile.max_tokens(x.bytes, x.chars);
         let clamp = |t: f64| (t.max(1.0) as u64).min(cap);
         let (q_lo, q_hi) = ((m + z_lo * sigma).exp(), (m + z_hi * sigma).exp());
         let (mut lo, mut hi) = (at(q_lo, run_lo), at(q_hi, run_hi));

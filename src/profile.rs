@@ -73,14 +73,19 @@ impl Profile {
         Profile::NAMES[self as usize]
     }
 
-    /// The most tokens one byte of text can become, the cap of every estimate's high end (+1, for a SentencePiece
-    /// word-start marker): 1 for every profile but claude-legacy, whose tokenizer normalizes the text to NFKC first,
-    /// which can lengthen it (Lao `ຳ` and Thai `ำ` become two characters; `ﷺ`, 3 bytes, becomes 33): 11 there.
-    pub const fn max_tokens_per_byte(self) -> u64 {
-        match self {
-            Profile::ClaudeLegacy => 11,
-            _ => 1,
-        }
+    /// The most tokens a text of `bytes` UTF-8 bytes holding `chars` characters can become, the cap of every
+    /// estimate's high end: its bytes (+1, for a SentencePiece word-start marker) for every profile but
+    /// claude-legacy, whose tokenizer normalizes the text to NFKC first, which can lengthen what is not ASCII (Lao
+    /// `ຳ` becomes two characters; `ﷺ`, 3 bytes, becomes 33). There each byte past a character's first may add 15
+    /// bytes, NFKC's longest lengthening (`ﷺ`: 3 + 2 × 15 = 33); ASCII stays as it is.
+    pub const fn max_tokens(self, bytes: u64, chars: u64) -> u64 {
+        let lengthening = match self {
+            Profile::ClaudeLegacy => 15,
+            _ => 0,
+        };
+        bytes
+            .saturating_add(bytes.saturating_sub(chars).saturating_mul(lengthening))
+            .saturating_add(1)
     }
 
     /// A one-line description: which models count with it.

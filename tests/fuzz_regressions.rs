@@ -81,6 +81,20 @@ fn estimate_text_crash_12909fb7() {
     assert_eq!(e.finish(), whole);
 }
 
+/// Found by `estimate_text` (crash-ee7ede9d…: profile byte 161, claude-legacy, then `K'f`): the median came out at
+/// 5 tokens for 3 ASCII bytes. claude-legacy's cap had become 11 tokens a byte for all text, for NFKC's lengthening,
+/// but NFKC leaves ASCII as it is. The cap is now `Profile::max_tokens`: bytes + 1 where the text is ASCII.
+#[test]
+fn claude_legacy_prices_short_ascii_within_its_bytes() {
+    for text in ["K'f", "a", "x=1", "{}", "Hi!", "0x1F", "K'f K'f"] {
+        let e = estimate(text, Profile::ClaudeLegacy);
+        assert!(e.high <= text.len() as u64 + 1, "{text:?}: {e:?}");
+    }
+    // Past ASCII the cap leaves room for NFKC: `ﷺ` (3 bytes) is 33 bytes once normalized.
+    assert_eq!(Profile::ClaudeLegacy.max_tokens(3, 1), 34);
+    assert_eq!(Profile::O200k.max_tokens(3, 1), 4);
+}
+
 /// The `profile_json` target mutates its seeds; seeds that no longer load only exercise the first check that
 /// rejects them. The named seeds (`*.json`) had gone stale twice as the scanner gained features; they must load.
 #[test]

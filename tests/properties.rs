@@ -101,7 +101,8 @@ proptest! {
     #![proptest_config(config(2000))]
 
     /// `low <= tokens <= high`, at least one token for any non-empty text, none for the empty one, and never more
-    /// than the text has bytes (+1; NFKC can lengthen claude-legacy's text, `Profile::max_tokens_per_byte`).
+    /// than the text has bytes (+1; NFKC can lengthen claude-legacy's text where it is not ASCII,
+    /// `Profile::max_tokens`).
     #[test]
     fn band_contains_the_median(s in text(), p in profile()) {
         let e = estimate(&s, p);
@@ -111,7 +112,7 @@ proptest! {
             prop_assert_eq!(e.content.kind, ContentKind::Empty);
         } else {
             prop_assert!(e.low >= 1);
-            prop_assert!(e.high <= p.max_tokens_per_byte() * s.len() as u64 + 1);
+            prop_assert!(e.high <= p.max_tokens(s.len() as u64, s.chars().count() as u64));
         }
         // The mix: every class present once, characters adding up, largest token share first (then most
         // characters, then class order).

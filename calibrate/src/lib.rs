@@ -614,7 +614,7 @@ pub fn fit_high(
                 label: d.row.label.as_str(),
                 truth: t as f64,
                 tokens: e.tokens,
-                cap: d.x.bytes * profile.max_tokens_per_byte() + 1,
+                cap: profile.max_tokens(d.x.bytes, d.x.chars),
                 inputs: high_inputs(&d.x, profile, w, &bm.kinds, bm.spread),
             })
         })
