@@ -3094,6 +3094,40 @@ Your batch has 147910 tokens after truncation.  TOO_MANY_TOKENS_IN_BATCH"#,
         c("github.com/labring/FastGPT/issues/1595", "fastgpt", None, NONE,
           r#"当前上游负载已饱和，请稍后再试。"#,
           RateLimitOther, true, None, N3, None, None),
+        // Refusals gathered in round 58 (public issue threads, none used before); each was misread before its fix.
+        c("github.com/OpenHands/OpenHands/issues/4957", "anthropic", Some(429), NONE,
+          r##"litellm.RateLimitError: AnthropicException - {"type":"error","error":{"type":"rate_limit_error","message":"Number of tokens has exceeded your per-minute rate limit (https://docs.anthropic.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."}}"##,
+          RateLimitTokens, true, None, N3, TOK, MIN),
+        c("github.com/n8n-io/n8n/issues/19117", "openrouter", None, NONE,
+          r##"{
+  "errorMessage": "OpenAI: Rate limit reached",
+  "errorDescription": "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day",
+  "errorDetails": {},
+  "n8nDetails": {
+    "time": "3/9/2025, 05.17.16",
+    "n8nVersion": "1.109.1 (Self Hosted)",
+    "binaryDataMode": "default"
+  }
+}"##,
+          QuotaExhausted, false, None, N3, Some(Dimension::RequestsPerDay), DAY),
+        c("github.com/vllm-project/vllm-ascend/issues/7535", "vllm", Some(400), &[("date", "Fri, 20 Mar 2026 07:58:15 GMT"), ("server", "envoy"), ("content-length", "108"), ("content-type", "application/json"), ("x-request-id", "94c6df85-e7b6-9f06-8d8e-85309bd79d1a"), ("x-envoy-upstream-service-time", "3")],
+          r##"{"msg":"Token indices sequence length is longer than the specified maximum sequence length for this model!"]"##,
+          ContextLength, false, None, N3, TOK, None),
+        c("github.com/aipoch/open-science/issues/14", "anthropic", None, NONE,
+          r##"Request too large (max 32MB). Try with a smaller file."##,
+          TooLarge, false, None, N3, None, None),
+        c("github.com/BerriAI/litellm/issues/13898", "litellm", Some(429), NONE,
+          r##"429: LiteLLM Rate Limit Handler for rate limit type = team. Crossed TPM / RPM / Max Parallel Request Limit. current rpm: 1, rpm limit: 15, current tpm: 12260, tpm limit: 5000, current max_parallel_requests: 0, max_parallel_requests: 9223372036854775807"##,
+          RateLimitTokens, true, None, (Some(5000), None, Some(12260)), TOK, MIN),
+        c("github.com/BerriAI/litellm/issues/9440", "litellm", Some(429), NONE,
+          r##"429: LiteLLM Rate Limit Handler for rate limit type = team. Crossed TPM / RPM / Max Parallel Request Limit. current rpm: 1, rpm limit: -2, current tpm: 0, tpm limit: 9223372036854775807, current max_parallel_requests: 1, max_parallel_requests: 9223372036854775807"##,
+          RateLimitRequests, true, None, (None, None, Some(1)), REQ, MIN),
+        c("github.com/BerriAI/litellm/issues/8392", "litellm", None, NONE,
+          r##"LiteLLM Rate Limit Handler for rate limit type = key. Crossed TPM, RPM Limit. current rpm: 1, rpm limit: 9223372036854775807, current tpm: 0, tpm limit: 9223372036854775807"##,
+          RateLimitOther, true, None, N3, None, MIN),
+        c("github.com/whoz-oss/coday/issues/110", "anthropic", Some(429), &[("x-should-retry", "true"), ("anthropic-ratelimit-input-tokens-limit", "200000"), ("anthropic-ratelimit-input-tokens-remaining", "0"), ("anthropic-ratelimit-input-tokens-reset", "2025-06-02T15:15:48Z"), ("anthropic-ratelimit-output-tokens-limit", "80000"), ("anthropic-ratelimit-output-tokens-remaining", "80000"), ("anthropic-ratelimit-output-tokens-reset", "2025-06-02T15:14:45Z"), ("anthropic-ratelimit-requests-limit", "4000"), ("anthropic-ratelimit-requests-remaining", "4000"), ("anthropic-ratelimit-requests-reset", "2025-06-02T15:14:45Z"), ("retry-after", "16"), ("anthropic-ratelimit-tokens-limit", "280000"), ("anthropic-ratelimit-tokens-remaining", "80000"), ("anthropic-ratelimit-tokens-reset", "2025-06-02T15:14:45Z")],
+          r##""##,
+          RateLimitTokens, true, Some(16000), (Some(200000), None, None), TOK, None),
 
     ]
 }

@@ -343,8 +343,10 @@ impl Evidence {
         let lk = k.to_ascii_lowercase();
         match lk.as_str() {
             // (`text`: Poe's `{"allow_retry": true, "text": "..."}`.)
+            // (`errorDescription`: n8n's wrapping of the provider's words, github.com/n8n-io/n8n/issues/19117.)
             "message" | "detail" | "title" | "error_description" | "raw" | "msg" | "text"
-            | "error_message" | "errormessage" | "remedy_hint" | "error_msg" => match x {
+            | "error_message" | "errormessage" | "remedy_hint" | "error_msg"
+            | "errordescription" | "description" => match x {
                 Value::String(s) => self.read_string(s, nested, depth),
                 _ => self.walk(x, nested, depth + 1),
             },
@@ -635,6 +637,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "tpd rate limit",
             "tpm rate limit",
             "number of tokens allowed",
+            // Anthropic's older wording: "Number of tokens has exceeded your per-minute rate limit".
+            "number of tokens has exceeded",
             "minutetokens",
             "token usage",
             " tpm (",
@@ -860,6 +864,13 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             }
         });
     r.window = window_in(&msg_text).or_else(|| window_in(&quota));
+    // "current rpm: 1, rpm limit: 15, current tpm: 12260, tpm limit: 5000" (LiteLLM's limiter names every counter):
+    // the one at or over its limit is the one that refused.
+    if let Some((dimension, limit, used)) = crossed_counter(&msg_text) {
+        r.dimension = Some(dimension);
+        r.limit = limit;
+        r.used = Some(used);
+    }
     // A limit of zero stated in gRPC text details (`key: "quota_limit_value" value: "0"`): a free tier without it.
     if let Some(i) = msg_text.find("quota_limit_value") {
         if cut(&msg_text[i..], 60).contains("value: \"0\"") {
@@ -1118,14 +1129,57 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             d => d,
         };
     }
+    // An unset limit written as the largest integer (LiteLLM's 9223372036854775807) is no limit.
+    if r.limit.is_some_and(|l| l >= UNSET_LIMIT) {
+        r.limit = None;
+    }
     if r.limit.is_none() && r.kind.is_rate_limit() {
         r.limit = match r.dimension {
-            Some(Dimension::Tokens) => snap.tokens.limit.or(snap.input_tokens.limit),
+            // The token bucket that ran out (Anthropic's input tokens at 0 while the combined count has room),
+            // else the combined one.
+            Some(Dimension::Tokens) => [snap.input_tokens, snap.output_tokens, snap.tokens]
+                .into_iter()
+                .find(|d| d.remaining == Some(0) && d.limit.is_some())
+                .map_or(snap.tokens.limit.or(snap.input_tokens.limit), |d| d.limit),
             Some(Dimension::Requests) => snap.requests.limit,
             _ => None,
         };
     }
     r
+}
+
+/// Limits at or above this are a sentinel for "unset" (2^53: no provider's budget comes near it).
+const UNSET_LIMIT: u64 = 1 << 53;
+
+/// The counter a limiter that names all of them says is at or over its limit (`current tpm: 12260, tpm limit:
+/// 5000`): its dimension, its limit (none when the limit is negative, a misconfiguration) and its count. None when no
+/// counter, or more than one, is over.
+fn crossed_counter(text: &str) -> Option<(Dimension, Option<u64>, u64)> {
+    let mut crossed = None;
+    for (name, dimension) in [("tpm", Dimension::Tokens), ("rpm", Dimension::Requests)] {
+        let Some(used) = number_after(text, &[&format!("current {name}: ")]) else {
+            continue;
+        };
+        let key = format!("{name} limit: ");
+        let Some(at) = text.find(&key).map(|i| i + key.len()) else {
+            continue;
+        };
+        let limit = if text[at..].starts_with('-') {
+            None
+        } else {
+            match number_at(text.as_bytes(), at) {
+                Some((l, _)) => Some(l),
+                None => continue,
+            }
+        };
+        if limit.is_none_or(|l| used >= l && l < UNSET_LIMIT) {
+            if crossed.is_some() {
+                return None;
+            }
+            crossed = Some((dimension, limit, used));
+        }
+    }
+    crossed
 }
 
 /// `N > M` right after the first `key` in `text`: what was asked and the limit.

@@ -116,6 +116,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("`max_new_tokens`  must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces, as posted), github.com/huggingface/chat-ui/issues/327"),
     rule(Context, Phrase("max_tokens is too large"), "OpenAI 400 'max_tokens is too large: 6000. This model supports at most 4096 completion tokens', github.com/diffbot/code-gpt-docs/issues/284"),
     rule(Context, Phrase("reduce the length of max output tokens"), "Databricks model serving 'max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.', github.com/databricks/databricks-sdk-go/issues/1183"),
+    rule(Context, Phrase("sequence length is longer than the specified maximum sequence length"), "vLLM (Ascend) 400 {\"msg\":\"Token indices sequence length is longer than the specified maximum sequence length for this model!\"} (max_tokens 32769 on a short prompt), github.com/vllm-project/vllm-ascend/issues/7535"),
     rule(Context, Phrase("token sequence length is longer than"), "IBM watsonx.ai 400 'Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)', github.com/lancedb/lancedb/issues/1535"),
     // An output cap above the model's maximum output: as the context window, the request as sent never fits.
     rule(Context, Phrase("which is the maximum allowed number of output tokens"), "Anthropic 400 invalid_request_error 'max_tokens: 128001 > 64000, which is the maximum allowed number of output tokens for claude-opus-4-5-20251101', github.com/anthropics/claude-code/issues/24451"),
@@ -320,6 +321,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(PayloadCap, Phrase("exceeds max allowed file size"), "Vertex AI 400 'The file size of gs://... is 47688287, which exceeds max allowed file size of 31457280', github.com/googleapis/js-genai/issues/1391"),
     rule(PayloadCap, Phrase("failed to buffer the request body"), "TGI (axum) 'Failed to buffer the request body: length limit exceeded' (its body size cap), github.com/huggingface/text-generation-inference/issues/1802"),
     rule(PayloadCap, Phrase("tokens per submitted batch"), "Voyage AI 'The max allowed tokens per submitted batch is 120000. Your batch has 121138 tokens', github.com/sigoden/aichat/pull/825"),
+    rule(PayloadCap, Phrase("request too large (max"), "Claude (an agent runtime's relay of the 413) 'Request too large (max 32MB). Try with a smaller file.', github.com/aipoch/open-science/issues/14"),
     rule(PayloadCap, Phrase("too many tokens in batch"), "Mistral embeddings 400 'Too many tokens in batch. Max is 16384 got 17555', github.com/aurelio-labs/semantic-router/issues/297"),
     // A failure on the server's side: worth another try.
     rule(ServerError, Code("server_error"), "OpenAI error type server_error (e.g. 'That model is currently overloaded...'), github.com/agi-merge/waggle-dance/issues/53"),
