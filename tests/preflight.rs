@@ -1950,6 +1950,86 @@ fn more_completion_shapes_read_their_prompt_and_cap() {
 }
 
 #[test]
+fn bodies_gathered_in_round_58_read_as_their_apis_do() {
+    let cap_of = |body: &str| estimate_request(body, None, None).unwrap().max_output;
+    // With no cap set, a text-generation body reserves its API's documented default: 16 for OpenAI's completions,
+    // 512 for Titan, 128 for SGLang; none for Ollama's `/api/generate` and llama.cpp (no limit by default) and
+    // Hugging Face's `inputs`. Ollama's FIM body and its JSON-schema body reserved 16 before.
+    assert_eq!(
+        cap_of(r#"{"model":"gpt-3.5-turbo-instruct","prompt":"Say this"}"#),
+        Some(16)
+    );
+    assert_eq!(cap_of(r#"{"inputText":"User: hi\nBot:"}"#), Some(512));
+    assert_eq!(cap_of(r#"{"text":"The capital of France is"}"#), Some(128));
+    for body in [
+        r#"{"model":"codellama:code","prompt":"def compute_gcd(a, b):","suffix":"    return result","options":{"temperature":0},"stream":false}"#,
+        r#"{"model":"llama3.1:8b","prompt":"Respond using JSON","stream":false,"format":{"type":"object"}}"#,
+        r#"{"inputs":"What is Deep Learning?"}"#,
+    ] {
+        assert_eq!(cap_of(body), None, "{body}");
+    }
+    // llama.cpp's `/infill` (its server tests' body): the prefix, the suffix and the other files' chunks are
+    // prompt text; only `prompt` was priced before.
+    let infill = r##"{"input_extra":[{"filename":"llama.h","text":"LLAMA_API int32_t llama_n_threads();\n"}],
+      "input_prefix":"#include <cstdio>\n#include \"llama.h\"\n\nint main() {\n",
+      "prompt":"    int n_threads = llama_","input_suffix":"}\n"}"##;
+    let r = estimate_request(infill, None, None).unwrap();
+    let parts = "LLAMA_API int32_t llama_n_threads();\n#include <cstdio>\n#include \"llama.h\"\n\nint main() {\n}\n";
+    assert_eq!(r.api, Api::Completions);
+    assert!(
+        r.estimate.tokens > estimate(parts, Profile::O200k).tokens,
+        "{r:?}"
+    );
+    assert_eq!(r.max_output, None);
+    // Gemini `contents` and `parts` as single objects (the cookbook's function-calling curl sample): an error
+    // before.
+    let one = r#"{"contents":{"role":"user","parts":{"text":"Which theaters in Mountain View show Barbie movie?"}}}"#;
+    let arrays = r#"{"contents":[{"role":"user","parts":[{"text":"Which theaters in Mountain View show Barbie movie?"}]}]}"#;
+    assert_eq!(
+        estimate_request(one, None, None).unwrap().estimate.tokens,
+        estimate_request(arrays, None, None)
+            .unwrap()
+            .estimate
+            .tokens
+    );
+    let e = estimate_request(r#"{"contents":{"parts":{"inlineData":7}}}"#, None, None);
+    assert!(e.is_ok_and(|r| r.unpriced == ["/contents/parts"]));
+    // A Bedrock batch inference record is read as its `modelInput`, pointers made the record's.
+    let inner = r#"{"anthropic_version":"bedrock-2023-05-31","max_tokens":1024,"messages":[{"role":"user",
+      "content":[{"type":"text","text":"Summarize the following call transcript: ..."},
+      {"type":"image","source":{"type":"url","url":"https://example.org/a.png"}}]}]}"#;
+    let record = format!(r#"{{"recordId":"CALL0000001","modelInput":{inner}}}"#);
+    let (r, want) = (
+        estimate_request(&record, None, None).unwrap(),
+        estimate_request(inner, None, None).unwrap(),
+    );
+    assert_eq!(
+        (r.api, r.estimate.tokens, r.max_output),
+        (want.api, want.estimate.tokens, Some(1024))
+    );
+    assert_eq!(r.unpriced, ["/modelInput/messages/0/content/1"]);
+    // Azure OpenAI "On Your Data": the documents it retrieves join the prompt, so `data_sources` is flagged.
+    let azure = r#"{"data_sources":[{"type":"azure_search","parameters":{"index_name":"example-index"}}],
+      "messages":[{"role":"user","content":"Who is DRI?"}]}"#;
+    assert_eq!(
+        estimate_request(azure, None, None).unwrap().unpriced,
+        ["/data_sources"]
+    );
+    // Anthropic's tool `input_examples` are shown to the model: they count.
+    let tool = r#"{"model":"claude-opus-4-6","max_tokens":1024,"messages":[{"role":"user","content":"Weather?"}],
+      "tools":[{"name":"get_weather","description":"Get the weather","input_schema":{"type":"object"}EX}]}"#;
+    let examples = r#","input_examples":[{"location":"San Francisco, CA","unit":"fahrenheit"},{"location":"Tokyo"}]"#;
+    let (with, without) = (
+        estimate_request(&tool.replace("EX", examples), None, None).unwrap(),
+        estimate_request(&tool.replace("EX", ""), None, None).unwrap(),
+    );
+    assert!(
+        with.estimate.tokens >= without.estimate.tokens + 15,
+        "{with:?}"
+    );
+}
+
+#[test]
 fn envelopes_are_estimated_as_the_body_inside() {
     // An OpenAI Batch input line: the request is its `body`, pointers say where in the line.
     let inner = r#"{"model":"gpt-4o","messages":[{"role":"user","content":[

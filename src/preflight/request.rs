@@ -1,7 +1,8 @@
 //! Estimating whole request bodies: OpenAI chat completions and Responses, Anthropic Messages, Gemini
 //! generateContent, Amazon Bedrock Converse, legacy text completions (OpenAI `/v1/completions`, Anthropic's
 //! `/v1/complete`, and the text-generation bodies of Hugging Face, Titan, SGLang, Ollama and llama.cpp), OpenAI-style
-//! embeddings and Cohere's chat; an OpenAI Batch input line and DashScope's native body are read as the body inside.
+//! embeddings and Cohere's chat; an OpenAI Batch input line, a Bedrock batch record and DashScope's native body are
+//! read as the body inside.
 //! System prompts, messages, content parts and tool definitions are all counted, with the structural overhead each
 //! API adds around them; prompts given as token ids are counted exactly.
 //!
@@ -89,6 +90,12 @@ pub const BEDROCK_PER_MESSAGE: u64 = 4;
 pub const COHERE_PER_TURN: u64 = 4;
 /// Legacy completions: the output cap when the body gives none (OpenAI `/v1/completions`, `max_tokens` default).
 pub const COMPLETIONS_DEFAULT_MAX_TOKENS: u64 = 16;
+
+/// Amazon Titan's text models' default `maxTokenCount` (Bedrock user guide, "Amazon Titan Text models").
+pub const TITAN_DEFAULT_MAX_TOKENS: u64 = 512;
+
+/// SGLang's default `sampling_params.max_new_tokens` (its "Sampling Parameters" docs).
+pub const SGLANG_DEFAULT_MAX_NEW_TOKENS: u64 = 128;
 
 impl std::str::FromStr for Api {
     type Err = UnknownName;
@@ -208,7 +215,10 @@ impl Api {
                 return Some(Api::CohereChat);
             }
             // Titan's `inputText`, SGLang's `text` (a string or strings: Responses' `text` is an object).
+            // llama.cpp's `POST /infill`: code before and after the cursor, and other files (`input_extra`).
             let prompt = o.contains_key("prompt")
+                || o.contains_key("input_prefix")
+                || o.contains_key("input_suffix")
                 || o.contains_key("inputs")
                 || o.contains_key("inputText")
                 || o.get("text").is_some_and(|t| t.is_string() || t.is_array());
@@ -495,7 +505,7 @@ pub fn estimate_request_priced(
                     "/sampling_params/max_new_tokens",
                 ],
             )? {
-                None => num_predict(body)?.unwrap_or(Some(COMPLETIONS_DEFAULT_MAX_TOKENS)),
+                None => num_predict(body)?.unwrap_or_else(|| default_completion_cap(body)),
                 cap => cap,
             };
             // `best_of` completions are generated server-side (at least `n`), for each prompt.
@@ -541,11 +551,44 @@ pub fn estimate_request_priced(
     })
 }
 
+/// The output cap of a text-generation body that sets none: the API's default where it is documented (OpenAI's
+/// `/v1/completions` 16, Amazon Titan's `maxTokenCount` 512, SGLang's `max_new_tokens` 128); none for Ollama's and
+/// llama.cpp's bodies (both generate without a limit by default) and Hugging Face's `inputs` (whose default differs
+/// by server version).
+fn default_completion_cap(body: &Value) -> Option<u64> {
+    /// Keys only Ollama's `/api/generate` or llama.cpp's server bodies carry.
+    const NATIVE: [&str; 14] = [
+        "options",
+        "format",
+        "images",
+        "system",
+        "template",
+        "raw",
+        "keep_alive",
+        "context",
+        "think",
+        "input_prefix",
+        "input_suffix",
+        "input_extra",
+        "cache_prompt",
+        "n_keep",
+    ];
+    if body.get("inputText").is_some() {
+        Some(TITAN_DEFAULT_MAX_TOKENS)
+    } else if body.get("prompt").is_none() && body.get("text").is_some() {
+        Some(SGLANG_DEFAULT_MAX_NEW_TOKENS)
+    } else if body.get("inputs").is_some() || NATIVE.iter().any(|k| body.get(k).is_some()) {
+        None
+    } else {
+        Some(COMPLETIONS_DEFAULT_MAX_TOKENS)
+    }
+}
+
 /// A body wrapped in an envelope, estimated as the body inside with its pointers (in `unpriced`, `media` and errors)
-/// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`) and DashScope's native
-/// bodies (`input: {messages}` or `input: {prompt}`, its caps in `parameters`, the model beside them; embeddings'
-/// `input: {texts}`).
-/// `None` when the body is in no envelope.
+/// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`), a Bedrock batch inference
+/// record (`{recordId, modelInput}`) and DashScope's native bodies (`input: {messages}` or `input: {prompt}`, its
+/// caps in `parameters`, the model beside them; embeddings' `input: {texts}`). `None` when the body is in no
+/// envelope.
 fn envelope(
     body: &Value,
     api: Option<Api>,
@@ -553,6 +596,13 @@ fn envelope(
 ) -> Option<Result<RequestEstimate, PreflightError>> {
     if let (Some(inner), Some(_)) = (body.get("body"), body.get("custom_id")) {
         return Some(within("/body", estimate_request_priced(inner, api, tables)));
+    }
+    // A Bedrock batch inference record: `{recordId, modelInput}`, the model's InvokeModel body inside.
+    if let (Some(inner), Some(_)) = (body.get("modelInput"), body.get("recordId")) {
+        return Some(within(
+            "/modelInput",
+            estimate_request_priced(inner, api, tables),
+        ));
     }
     let input = body.get("input").filter(|i| {
         i.get("messages").is_some() || i.get("prompt").is_some() || i.get("texts").is_some()
@@ -901,6 +951,8 @@ impl Walker {
         if let Some(f) = body.pointer("/response_format/json_schema") {
             self.output_schema(f, "/response_format/json_schema")?;
         }
+        // Azure OpenAI "On Your Data": the provider retrieves documents from `data_sources` into the prompt.
+        self.held(body, &["data_sources"]);
         // Cohere's v2 chat: grounding `documents` beside the messages.
         self.documents(body)
     }
@@ -1209,6 +1261,10 @@ impl Walker {
         if let Some(s) = schema {
             self.json_text(s);
         }
+        // Anthropic's `input_examples`: example inputs shown to the model with the tool, counted as JSON text.
+        if let Some(x) = def.get("input_examples") {
+            self.json_text(x);
+        }
         Ok(())
     }
 
@@ -1316,11 +1372,14 @@ impl Walker {
             Value::String(_) => vec![contents],
             _ => return Err(shape("/contents", "an array of contents")),
         };
+        let one = !contents.is_array();
         for (i, c) in list.into_iter().enumerate() {
             self.messages += 1;
             self.overhead += GEMINI_PER_CONTENT;
             if let Value::String(s) = c {
                 self.text(s);
+            } else if one {
+                self.gemini_parts(c, "/contents")?;
             } else {
                 self.gemini_parts(c, &format!("/contents/{i}"))?;
             }
@@ -1576,8 +1635,19 @@ impl Walker {
             .find(|k| body.get(k).is_some())
             .unwrap_or("prompt");
         let prompts = self.prompts(body.get(key).unwrap_or(&Value::Null), &format!("/{key}"))?;
-        if let Some(sfx) = body.get("suffix") {
-            self.string_at(sfx, "/suffix")?;
+        for key in ["suffix", "input_prefix", "input_suffix"] {
+            if let Some(v) = body.get(key) {
+                self.string_at(v, &format!("/{key}"))?;
+            }
+        }
+        // llama.cpp's `input_extra`: other files' chunks, `{filename, text}` each, in the prompt before the prefix.
+        if let Some(extra) = body.get("input_extra").filter(|v| !v.is_null()) {
+            for (i, x) in arr(extra, "/input_extra", "an array of {filename, text} chunks")?
+                .iter()
+                .enumerate()
+            {
+                self.members(x, &["filename", "text"], &format!("/input_extra/{i}"))?;
+            }
         }
         // Ollama's `POST /api/generate`: a system prompt and images beside the prompt.
         if let Some(system) = body.get("system") {
@@ -1668,13 +1738,23 @@ impl Walker {
     }
 
     fn gemini_parts(&mut self, c: &Value, p: &str) -> Result<(), PreflightError> {
-        let parts = match c.get("parts") {
-            Some(parts) => arr(parts, &format!("{p}/parts"), "an array of parts")?,
+        // `parts` may be one part object, as `contents` may be one content (the API's JSON mapping takes a single
+        // value for a repeated field: the cookbook's function-calling curl sample sends both so).
+        let (parts, one) = match c.get("parts") {
+            Some(part @ Value::Object(_)) => (std::slice::from_ref(part), true),
+            Some(parts) => (
+                arr(parts, &format!("{p}/parts"), "an array of parts")?,
+                false,
+            ),
             None if c.is_object() => return Err(shape(&format!("{p}/parts"), "an array of parts")),
             None => return Err(shape(p, "a content object with `parts`")),
         };
         for (k, part) in parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{k}");
+            let pp = if one {
+                format!("{p}/parts")
+            } else {
+                format!("{p}/parts/{k}")
+            };
             if let Some(t) = part.get("text") {
                 self.string_at(t, &format!("{pp}/text"))?;
             } else if let Some(fc) = part

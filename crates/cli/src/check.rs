@@ -45,8 +45,8 @@ pub struct CheckArgs {
     #[arg(long, default_value = "median")]
     policy: String,
     /// The input is a request body (OpenAI chat or Responses, Anthropic Messages, Gemini generateContent, Bedrock
-    /// Converse, legacy completions, embeddings, Ollama's chat or generate, Cohere's chat JSON, or a Batch input line
-    /// or DashScope body, read as the body inside).
+    /// Converse, legacy completions, embeddings, Ollama's chat or generate, Cohere's chat JSON, or a Batch input line,
+    /// Bedrock batch record or DashScope body, read as the body inside).
     #[arg(long)]
     request: bool,
     /// The prompt or request body; stdin when absent or `-`.
