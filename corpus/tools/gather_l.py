@@ -60,20 +60,26 @@ E.DEB_PKGS = [p for p in E.PROBE_DEBS + E.MORE_DEBS if not _SKIP.match(p) and p 
     "tuxpaint", "gnome-user-docs", "xkb-data"]
 E.PY_WHEELS = []
 
-_LANG_TOKEN = re.compile(r"^(%s)([-_][A-Za-z]{2})?(\.UTF-8)?$" % "|".join(LANGS))
 _COUNTRY = {"am": "ET", "hy": "AM", "ka": "GE", "km": "KH", "kk": "KZ", "mn": "MN", "lo": "LA", "my": "MM"}
 
 
-def lang_of_token(tok):
-    m = _LANG_TOKEN.match(tok)
-    if not m:
-        return None
-    if m.group(2) and m.group(2)[1:].upper() != _COUNTRY[m.group(1)]:
-        return None
-    return m.group(1)
+def token_matcher(country):
+    """A locale-directory token's language (`hy`, `hy_AM`, `hy-AM.UTF-8`) among `country`'s keys, where a country
+    part, if any, must be that language's (`country[lang]`); None for any other token."""
+    pattern = re.compile(r"^(%s)([-_][A-Za-z]{2})?(\.UTF-8)?$" % "|".join(country))
+
+    def lang_of_token(tok):
+        m = pattern.match(tok)
+        if not m:
+            return None
+        if m.group(2) and m.group(2)[1:].upper() != country[m.group(1)]:
+            return None
+        return m.group(1)
+
+    return lang_of_token
 
 
-E.lang_of_token = lang_of_token
+E.lang_of_token = token_matcher(_COUNTRY)
 
 E.SCRIPT = {
     "am": [(0x1200, 0x139F), (0x2D80, 0x2DDF), (0xAB00, 0xAB2F)],

@@ -53,20 +53,7 @@ E.LANGS = LANGS
 # Set L's packages, without LibreOffice's catalogs of set L's languages.
 E.DEB_PKGS = [p for p in E.DEB_PKGS if not p.startswith("libreoffice-l10n-")]
 
-_LANG_TOKEN = re.compile(r"^(%s)([-_][A-Za-z]{2})?(\.UTF-8)?$" % "|".join(LANGS))
-_COUNTRY = {"bg": "BG", "fi": "FI", "hu": "HU"}
-
-
-def lang_of_token(tok):
-    m = _LANG_TOKEN.match(tok)
-    if not m:
-        return None
-    if m.group(2) and m.group(2)[1:].upper() != _COUNTRY[m.group(1)]:
-        return None
-    return m.group(1)
-
-
-E.lang_of_token = lang_of_token
+E.lang_of_token = L.token_matcher({"bg": "BG", "fi": "FI", "hu": "HU"})
 
 E.STOP.update({
     "bg": "и на за да се в от с не е по това са ще като или при към във няма може".split(),
