@@ -83,9 +83,9 @@ impl Profile {
             Profile::ClaudeLegacy => 15,
             _ => 0,
         };
-        bytes
-            .saturating_add(bytes.saturating_sub(chars).saturating_mul(lengthening))
-            .saturating_add(1)
+        // Bounded first so that no count overflows (no text comes near 2^59 bytes).
+        let bytes = if bytes < 1 << 59 { bytes } else { 1 << 59 };
+        bytes + bytes.saturating_sub(chars) * lengthening + 1
     }
 
     /// A one-line description: which models count with it.

@@ -93,6 +93,8 @@ fn claude_legacy_prices_short_ascii_within_its_bytes() {
     // Past ASCII the cap leaves room for NFKC: `ﷺ` (3 bytes) is 33 bytes once normalized.
     assert_eq!(Profile::ClaudeLegacy.max_tokens(3, 1), 34);
     assert_eq!(Profile::O200k.max_tokens(3, 1), 4);
+    // Counts no text reaches do not overflow.
+    assert!(Profile::ClaudeLegacy.max_tokens(u64::MAX, 0) > 1 << 62);
 }
 
 /// The `profile_json` target mutates its seeds; seeds that no longer load only exercise the first check that

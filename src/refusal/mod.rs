@@ -1156,12 +1156,14 @@ const UNSET_LIMIT: u64 = 1 << 53;
 /// counter, or more than one, is over.
 fn crossed_counter(text: &str) -> Option<(Dimension, Option<u64>, u64)> {
     let mut crossed = None;
-    for (name, dimension) in [("tpm", Dimension::Tokens), ("rpm", Dimension::Requests)] {
-        let Some(used) = number_after(text, &[&format!("current {name}: ")]) else {
+    for (current, key, dimension) in [
+        ("current tpm: ", "tpm limit: ", Dimension::Tokens),
+        ("current rpm: ", "rpm limit: ", Dimension::Requests),
+    ] {
+        let Some(used) = number_after(text, &[current]) else {
             continue;
         };
-        let key = format!("{name} limit: ");
-        let Some(at) = text.find(&key).map(|i| i + key.len()) else {
+        let Some(at) = text.find(key).map(|i| i + key.len()) else {
             continue;
         };
         let limit = if text[at..].starts_with('-') {
