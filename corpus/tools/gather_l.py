@@ -120,11 +120,17 @@ def scan():
 
 E.scan = scan
 
-if __name__ == "__main__":
+
+def main(langs):
+    """`--fetch`, `--verify`, or build the kinds named (`prose-hy` or `hy`; default: all of `langs`)."""
     args = sys.argv[1:]
     if args[:1] == ["--fetch"]:
         E.fetch()
     elif args[:1] == ["--verify"]:
         sys.exit(0 if E.verify() else 1)
     else:
-        E.build([a.replace("prose-", "") for a in args] or LANGS)
+        E.build([a.replace("prose-", "") for a in args] or langs)
+
+
+if __name__ == "__main__":
+    main(LANGS)

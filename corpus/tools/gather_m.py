@@ -33,7 +33,6 @@ Usage:
 The result is deterministic: a re-run gives byte-identical files.
 """
 import re
-import sys
 
 import gather_e as E
 
@@ -91,10 +90,4 @@ E.chunk_ok = chunk_ok
 assert L.HELD_APART and E.scan is L.scan  # set L's scan leaves out the packages kept apart
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args[:1] == ["--fetch"]:
-        E.fetch()
-    elif args[:1] == ["--verify"]:
-        sys.exit(0 if E.verify() else 1)
-    else:
-        E.build([a.replace("prose-", "") for a in args] or LANGS)
+    L.main(LANGS)
