@@ -639,6 +639,8 @@ fn dimension_in(text: &str) -> Option<Dimension> {
             "number of tokens allowed",
             // Anthropic's older wording: "Number of tokens has exceeded your per-minute rate limit".
             "number of tokens has exceeded",
+            // OpenAI's 2022 wording: "Rate limit reached for tokens. Limit: 150000.000000 / min."
+            "rate limit reached for tokens",
             "minutetokens",
             "token usage",
             " tpm (",
@@ -1226,7 +1228,8 @@ const CONTEXT_PAIRS: &[(&[&str], &[&str])] = &[
     // "trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens" (LM Studio)
     (&["context length of only "], &["keep the first "]),
     // "cannot truncate prompt with n_keep (15028) >= n_ctx (7424)" (llama.cpp)
-    (&["n_ctx "], &["n_keep "]),
+    // "(n_keep: 13055>= n_ctx: 4096)" (LM Studio)
+    (&["n_ctx ", "n_ctx: "], &["n_keep ", "n_keep: "]),
     // "request (355724 tokens) exceeds the available context size (262144 tokens)" (llama.cpp server)
     (&["available context size "], &["request "]),
     // "expected maxlength: 42000, actual: 46735" (Bedrock's schema check, in characters)
@@ -1247,7 +1250,8 @@ fn context_numbers(text: &str, r: &mut Refusal) {
         r.limit = Some(l);
     }
     // "exceeds the model limit of 4096" (Bedrock); "the valid range of max_tokens is [1, 8192]" (DeepSeek), "Range
-    // of max_tokens should be [1, 8192]" (DashScope); "less than or equal to `16384`" (Groq)
+    // of max_tokens should be [1, 8192]" (DashScope); "less than or equal to `16384`", "must be less than or equal to
+    // 8000" (Groq); "max length:8192" (Moonshot)
     if let Some(n) = number_after(
         text,
         &[
@@ -1255,6 +1259,8 @@ fn context_numbers(text: &str, r: &mut Refusal) {
             "max_tokens is [1, ",
             "max_tokens should be [1, ",
             "less than or equal to `",
+            "must be less than or equal to ",
+            "max length:",
         ],
     ) {
         r.limit = Some(n);

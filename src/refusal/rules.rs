@@ -125,6 +125,9 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("range of max_tokens should be"), "Alibaba DashScope 400 'InternalError.Algo.InvalidParameter: Range of max_tokens should be [1, 8192]', github.com/open-webui/open-webui/issues/10507"),
     rule(Context, Phrase("max_tokens specified in the request is not valid: integer above maximum"), "Volcengine Ark 400 InvalidParameter 'The parameter max_tokens specified in the request is not valid: integer above maximum value, expected a value <= 32768, but got 64000 instead', github.com/yiliqi78/TOKENICODE/issues/3"),
     rule(Context, Phrase("`max_tokens` must be less than or equal to"), "Groq 400 '`max_tokens` must be less than or equal to `16384`, the maximum value for `max_tokens` is less than the `context_window` for this model', github.com/anomalyco/opencode/issues/1000"),
+    rule(Context, Phrase("max_tokens for `"), "Groq 400 invalid_request_error 'max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000', github.com/skapadia3214/groq-moa/issues/8"),
+    rule(Context, Phrase("model max length exceeded"), "Moonshot (Kimi) 400 'model max length exceeded, max length:8192' (moonshot-v1-8k), github.com/MoonshotAI/MoonshotAI-Cookbook/issues/18"),
+    rule(Context, Phrase("must be less than the context length"), "Together AI error codes (docs.together.ai/docs/error-codes): 'Input token count + max_tokens parameter must be less than the context length of the model being queried'"),
     rule(Context, Phrase("exceeded model token limit"), "Moonshot (Kimi) 400 'Your request exceeded model token limit: 262144 (requested: 275363)', github.com/multica-ai/multica/issues/4130"),
     // Billing and credit: no wait clears it.
     rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
