@@ -2030,6 +2030,125 @@ fn bodies_gathered_in_round_58_read_as_their_apis_do() {
 }
 
 #[test]
+fn bodies_gathered_in_round_59_read_as_their_apis_do() {
+    let est = |body: &str| estimate_request(body, None, None).unwrap();
+    // Envelopes read as the body inside: an Anthropic Message Batches request (`{custom_id, params}`, its docs), a
+    // Gemini batch line (`{key, request}`, its batch-mode docs), a Vertex AI batch prediction line (`{request}`) and
+    // Bedrock's CountTokens body (`{input: {converse}}`, a recorded request in pydantic-ai's cassettes).
+    let messages = r#"{"model":"claude-opus-4-6","max_tokens":1024,"messages":[{"role":"user","content":"Hello, world"}]}"#;
+    let contents = r#"{"contents":[{"role":"user","parts":[{"text":"List objects in this image."},
+      {"file_data":{"file_uri":"gs://cloud-samples-data/generative-ai/image/office-desk.jpeg","mime_type":"image/jpeg"}}]}]}"#;
+    let converse =
+        r#"{"messages":[{"role":"user","content":[{"text":"Hello, world!"}]}],"system":[]}"#;
+    for (outer, inner, api, pointer) in [
+        (
+            format!(r#"{{"custom_id":"my-first-request","params":{messages}}}"#),
+            est(messages),
+            Api::AnthropicMessages,
+            None,
+        ),
+        (
+            format!(r#"{{"key":"request-1","request":{contents}}}"#),
+            est(contents),
+            Api::GeminiGenerateContent,
+            Some("/request/contents/0/parts/1"),
+        ),
+        (
+            format!(r#"{{"request":{contents}}}"#),
+            est(contents),
+            Api::GeminiGenerateContent,
+            Some("/request/contents/0/parts/1"),
+        ),
+        (
+            format!(r#"{{"input":{{"converse":{converse}}}}}"#),
+            estimate_request(converse, Some(Api::BedrockConverse), None).unwrap(),
+            Api::BedrockConverse,
+            None,
+        ),
+    ] {
+        let r = est(&outer);
+        assert_eq!(
+            (r.api, r.estimate.tokens, r.max_output),
+            (api, inner.estimate.tokens, inner.max_output),
+            "{outer}"
+        );
+        assert_eq!(r.unpriced.first().map(String::as_str), pointer, "{outer}");
+    }
+    // A whole batch has no one estimate: the error says to check its requests one at a time.
+    let batch = format!(r#"{{"requests":[{{"custom_id":"a","params":{messages}}}]}}"#);
+    let e = estimate_request(&batch, None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("/requests") && e.contains("one request"), "{e}");
+    // Gemini's `parametersJsonSchema` (and the SDK's `parameters_json_schema`) is a function's schema: it counts.
+    let tool = r#"{"contents":[{"role":"user","parts":[{"text":"What is the weather in Mexico City?"}]}],
+      "tools":[{"functionDeclarations":[{"name":"get_weather","description":"Get the weather",KEY}]}]}"#;
+    let schema = r#"{"type":"object","properties":{"city":{"type":"string","description":"The city name"},
+      "unit":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city"]}"#;
+    let without = est(&tool.replace(",KEY", "")).estimate.tokens;
+    for key in [
+        "parameters",
+        "parametersJsonSchema",
+        "parameters_json_schema",
+    ] {
+        let with = est(&tool.replace("KEY", &format!(r#""{key}":{schema}"#)));
+        assert!(with.estimate.tokens >= without + 20, "{key}: {with:?}");
+    }
+    // Anthropic's built-in tools add the input tokens its pricing page gives (bash 245, 325 on Opus 4.7; the text
+    // editor 700 or 722; computer use 735 and a system prompt of up to 499); web search has no figure: unpriced.
+    let builtin = |model: &str, ty: &str| {
+        let body = format!(
+            r#"{{"model":"{model}","max_tokens":2000,"tools":[{{"type":"{ty}","name":"t"}}],
+              "messages":[{{"role":"user","content":"Save a picture of a cat to my desktop."}}]}}"#
+        );
+        est(&body)
+    };
+    let plain = est(
+        r#"{"model":"claude-opus-4-6","max_tokens":2000,"tools":[{"name":"t","input_schema":{}}],
+      "messages":[{"role":"user","content":"Save a picture of a cat to my desktop."}]}"#,
+    );
+    for (model, ty, added) in [
+        ("claude-opus-4-6", "bash_20250124", 245),
+        ("claude-opus-4-7", "bash_20250124", 325),
+        ("claude-opus-4-6", "text_editor_20250124", 700),
+        ("claude-opus-4-6", "text_editor_20250728", 722),
+        ("claude-opus-4-6", "computer_20250124", 1234),
+    ] {
+        let r = builtin(model, ty);
+        assert_eq!(r.overhead_tokens, plain.overhead_tokens + added, "{ty}");
+        assert!(!r.incomplete, "{ty}");
+    }
+    assert_eq!(
+        builtin("claude-opus-4-6", "web_search_20250305").unpriced,
+        ["/tools/0"]
+    );
+    // OpenRouter's web search adds its results to the prompt: the plugin, or a model named `:online`, is flagged.
+    let online = est(
+        r#"{"model":"openai/gpt-4o:online","messages":[{"role":"user","content":"Latest news"}]}"#,
+    );
+    assert_eq!(online.unpriced, ["/model"]);
+    let plugin = est(
+        r#"{"model":"meta-llama/llama-3.3-70b-instruct:free","plugins":[{"id":"web"}],
+      "messages":[{"role":"user","content":"Latest news about AI"}]}"#,
+    );
+    assert_eq!(plugin.unpriced, ["/plugins/0"]);
+    // Replicate's Llama bodies keep the cap and the system prompt inside `input` (its API example).
+    let replicate = r#"{"input":{"prompt":"Work through this problem step by step.","max_tokens":512,SYS"top_p":0.9}}"#;
+    let (with, without) = (
+        est(&replicate.replace(
+            "SYS",
+            r#""system_prompt":"You are a helpful assistant and you answer in French","#,
+        )),
+        est(&replicate.replace("SYS", "")),
+    );
+    assert_eq!(with.max_output, Some(512));
+    assert!(
+        with.estimate.tokens >= without.estimate.tokens + 8,
+        "{with:?}"
+    );
+}
+
+#[test]
 fn envelopes_are_estimated_as_the_body_inside() {
     // An OpenAI Batch input line: the request is its `body`, pointers say where in the line.
     let inner = r#"{"model":"gpt-4o","messages":[{"role":"user","content":[

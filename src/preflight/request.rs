@@ -1,8 +1,9 @@
 //! Estimating whole request bodies: OpenAI chat completions and Responses, Anthropic Messages, Gemini
 //! generateContent, Amazon Bedrock Converse, legacy text completions (OpenAI `/v1/completions`, Anthropic's
 //! `/v1/complete`, and the text-generation bodies of Hugging Face, Titan, SGLang, Ollama and llama.cpp), OpenAI-style
-//! embeddings and Cohere's chat; an OpenAI Batch input line, a Bedrock batch record and DashScope's native body are
-//! read as the body inside.
+//! embeddings and Cohere's chat; an OpenAI Batch input line, an Anthropic Message Batches request, a Gemini or Vertex
+//! AI batch line, a Bedrock batch record or CountTokens body, and DashScope's or Replicate's native body are read as
+//! the body inside.
 //! System prompts, messages, content parts and tool definitions are all counted, with the structural overhead each
 //! API adds around them; prompts given as token ids are counted exactly.
 //!
@@ -277,6 +278,23 @@ impl Api {
 /// Whether a model name is a Claude model's.
 fn is_claude(model: &str) -> bool {
     model.to_ascii_lowercase().contains("claude")
+}
+
+/// The input tokens an Anthropic built-in tool's definition adds, from Anthropic's pricing page ("Specific tool
+/// pricing"): bash 245 (325 for Claude Opus 4.7 and 4.8), the text editor 700 (`text_editor_20250124` and before)
+/// or 722 (later), computer use 735 per definition plus its system prompt of 466-499 (taken at 499). `None` for a
+/// tool the page gives no figure for (web search, web fetch, code execution, memory, MCP).
+fn anthropic_tool_tokens(ty: &str, model: &str) -> Option<u64> {
+    let (name, date) = ty.rsplit_once('_')?;
+    let newer_opus = ["opus-4-7", "opus-4-8"].iter().any(|m| model.contains(m));
+    match name {
+        "bash" if newer_opus => Some(325),
+        "bash" => Some(245),
+        "text_editor" if date <= "20250124" => Some(700),
+        "text_editor" => Some(722),
+        "computer" => Some(735 + 499),
+        _ => None,
+    }
 }
 
 /// Whether any content block of any message in `body` passes `test`.
@@ -585,9 +603,12 @@ fn default_completion_cap(body: &Value) -> Option<u64> {
 }
 
 /// A body wrapped in an envelope, estimated as the body inside with its pointers (in `unpriced`, `media` and errors)
-/// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`), a Bedrock batch inference
+/// made the envelope's: an OpenAI Batch input line (`{custom_id, method, url, body}`), an Anthropic Message Batches
+/// request (`{custom_id, params}`), a Gemini or Vertex AI batch line (`{key, request}`, `{request}`), Bedrock's
+/// CountTokens body (`{input: {converse}}`), a Bedrock batch inference
 /// record (`{recordId, modelInput}`) and DashScope's native bodies (`input: {messages}` or `input: {prompt}`, its
-/// caps in `parameters`, the model beside them; embeddings' `input: {texts}`). `None` when the body is in no
+/// caps in `parameters`, the model beside them; embeddings' `input: {texts}`; Replicate's `input: {prompt}` with its
+/// caps inside). `None` when the body is in no
 /// envelope.
 fn envelope(
     body: &Value,
@@ -596,6 +617,43 @@ fn envelope(
 ) -> Option<Result<RequestEstimate, PreflightError>> {
     if let (Some(inner), Some(_)) = (body.get("body"), body.get("custom_id")) {
         return Some(within("/body", estimate_request_priced(inner, api, tables)));
+    }
+    // An Anthropic Message Batches request: `{custom_id, params}`, a Messages body inside.
+    if let (Some(inner), Some(_)) = (body.get("params"), body.get("custom_id")) {
+        return Some(within(
+            "/params",
+            estimate_request_priced(inner, api, tables),
+        ));
+    }
+    // A whole batch is many requests, each admitted on its own: it has no one estimate.
+    if body
+        .pointer("/requests/0/params")
+        .or_else(|| body.pointer("/requests/0/body"))
+        .or_else(|| body.pointer("/requests/0/request"))
+        .is_some()
+    {
+        return Some(Err(shape(
+            "/requests",
+            "one request of the batch (`{custom_id, params}`, `{custom_id, body}` or `{request}`): each is checked on its own",
+        )));
+    }
+    // A Gemini batch line (`{key, request}`), a Vertex AI batch prediction line (`{request}`).
+    if let Some(inner) = body
+        .get("request")
+        .filter(|r| r.get("contents").is_some() || r.get("messages").is_some())
+    {
+        return Some(within(
+            "/request",
+            estimate_request_priced(inner, api, tables),
+        ));
+    }
+    // Bedrock's CountTokens body: `{input: {converse: {...}}}`, a Converse request without its model.
+    if let Some(inner) = body.pointer("/input/converse") {
+        let api = api.or(Some(Api::BedrockConverse));
+        return Some(within(
+            "/input/converse",
+            estimate_request_priced(inner, api, tables),
+        ));
     }
     // A Bedrock batch inference record: `{recordId, modelInput}`, the model's InvokeModel body inside.
     if let (Some(inner), Some(_)) = (body.get("modelInput"), body.get("recordId")) {
@@ -622,8 +680,16 @@ fn envelope(
         if r.api == Api::Embeddings {
             return Ok(r);
         }
-        // DashScope's default cap is the model's own maximum output, which the body does not say.
-        let cap = first_count(body, &["/parameters/max_tokens"])?;
+        // DashScope's default cap is the model's own maximum output, which the body does not say. Replicate's
+        // bodies (`input: {prompt, system_prompt, max_tokens}`) keep their caps in `input`.
+        let cap = first_count(
+            body,
+            &[
+                "/parameters/max_tokens",
+                "/input/max_tokens",
+                "/input/max_new_tokens",
+            ],
+        )?;
         r.max_output = times(cap, choices(body, &["/parameters/n"])?);
         if body
             .pointer("/parameters/tools")
@@ -953,6 +1019,18 @@ impl Walker {
         }
         // Azure OpenAI "On Your Data": the provider retrieves documents from `data_sources` into the prompt.
         self.held(body, &["data_sources"]);
+        // OpenRouter's web search (`plugins: [{id: "web"}]`, or a model named `...:online`) adds its results to the
+        // prompt as a system message.
+        if let Some(plugins) = body.get("plugins").and_then(Value::as_array) {
+            for (i, pl) in plugins.iter().enumerate() {
+                if pl.get("id").and_then(Value::as_str) == Some("web") {
+                    self.unpriced(format!("/plugins/{i}"));
+                }
+            }
+        }
+        if self.pricing.model.ends_with(":online") {
+            self.unpriced("/model".into());
+        }
         // Cohere's v2 chat: grounding `documents` beside the messages.
         self.documents(body)
     }
@@ -1239,10 +1317,14 @@ impl Walker {
                 }
                 self.tool_definition(t, &format!("/tools/{i}"), t.get("input_schema"))?;
                 // Anthropic's own tools (`bash_20250124`, `text_editor_...`, `computer_...`, `web_search_...`)
-                // carry no schema: their definitions, which Anthropic writes, add tokens this walk cannot see.
+                // carry no schema: their definitions, which Anthropic writes, add the tokens its pricing page
+                // gives; a tool it gives no figure for is unpriced.
                 let ty = t.get("type").and_then(Value::as_str).unwrap_or("custom");
                 if ty != "custom" && t.get("input_schema").is_none() {
-                    self.unpriced(format!("/tools/{i}"));
+                    match anthropic_tool_tokens(ty, &self.pricing.model) {
+                        Some(n) => self.overhead += n,
+                        None => self.unpriced(format!("/tools/{i}")),
+                    }
                 }
             }
         }
@@ -1402,7 +1484,14 @@ impl Walker {
                             self.tools += 1;
                             self.json_text(f.get("name").unwrap_or(&Value::Null));
                             self.json_text(f.get("description").unwrap_or(&Value::Null));
-                            if let Some(s) = f.get("parameters") {
+                            // `parametersJsonSchema` is the JSON Schema form of `parameters` (the google-genai
+                            // SDK sends it).
+                            let params = [
+                                "parameters",
+                                "parametersJsonSchema",
+                                "parameters_json_schema",
+                            ];
+                            if let Some(s) = params.iter().find_map(|k| f.get(k)) {
                                 self.json_text(s);
                             }
                         }
@@ -1649,9 +1738,12 @@ impl Walker {
                 self.members(x, &["filename", "text"], &format!("/input_extra/{i}"))?;
             }
         }
-        // Ollama's `POST /api/generate`: a system prompt and images beside the prompt.
-        if let Some(system) = body.get("system") {
-            self.string_at(system, "/system")?;
+        // Ollama's `POST /api/generate`: a system prompt and images beside the prompt (Replicate's Llama models:
+        // `system_prompt`).
+        for key in ["system", "system_prompt"] {
+            if let Some(system) = body.get(key) {
+                self.string_at(system, &format!("/{key}"))?;
+            }
         }
         self.bare_images(body.get("images"), "/images")?;
         // SGLang's `image_data`: one image (a path, a URL or base64) or an array of them.

@@ -45,8 +45,9 @@ pub struct CheckArgs {
     #[arg(long, default_value = "median")]
     policy: String,
     /// The input is a request body (OpenAI chat or Responses, Anthropic Messages, Gemini generateContent, Bedrock
-    /// Converse, legacy completions, embeddings, Ollama's chat or generate, Cohere's chat JSON, or a Batch input line,
-    /// Bedrock batch record or DashScope body, read as the body inside).
+    /// Converse, legacy completions, embeddings, Ollama's chat or generate, Cohere's chat JSON, or one request of a
+    /// batch file, a Bedrock batch record or CountTokens body, or a DashScope or Replicate body, read as the body
+    /// inside).
     #[arg(long)]
     request: bool,
     /// The prompt or request body; stdin when absent or `-`.
@@ -132,7 +133,8 @@ fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
             .map_err(|e| format!("{source}: {e}"))?;
         if r.incomplete {
             eprintln!(
-                "llm-preflight: {source}: not all of the request could be measured ({}): priced as their documented bands",
+                "llm-preflight: {source}: not all of the request could be measured ({}): media at their rules' \
+                 documented bands, anything else (context the provider holds or adds, tools it defines) at 0",
                 r.unpriced.join(", ")
             );
         }
