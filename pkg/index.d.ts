@@ -239,6 +239,12 @@ export interface RateLimitHeaders {
   output_tokens: DimensionState;
   /** A window whose headers do not say what it counts (`x-ratelimit-remaining`, `ratelimit-reset`, `ratelimit`). */
   unnamed: DimensionState;
+  /** Requests per day (`x-ratelimit-*-requests-day`). */
+  requests_per_day: DimensionState;
+  /** Tokens per day (`x-ratelimit-*-tokens-day`). */
+  tokens_per_day: DimensionState;
+  /** Of the windows of an hour or a month (`...-requests-1h`, `...-tokens-month`), the one with least remaining. */
+  long_window: DimensionState;
   retry_after_ms: number | null;
   /** Rate-limit headers whose values could not be used. */
   malformed: { name: string; value: string; message: string }[];

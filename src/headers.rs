@@ -5,6 +5,8 @@
 //!   `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` (also spelled `x-rate-limit-...`, and Cerebras'
 //!   `...-tokens-minute` / `...-requests-minute`, Mistral's `...-req-minute`). Resets are durations: `1s`, `20ms`,
 //!   `577ms`, `5.94s`, `6m0s`, `2m59.56s`, `1m0.363142857s`, or plain seconds (see [`parse_duration_ms`]).
+//!   Windows of a day (`...-requests-day`, `...-tokens-day`) go to the per-day dimensions; of an hour or a month
+//!   (`...-requests-1h`, Mistral's `...-tokens-month`) to [`RateLimitSnapshot::long_window`].
 //! - Anthropic: `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}`, the
 //!   resets as RFC 3339 timestamps.
 //! - `retry-after` (delay-seconds, possibly fractional, or an HTTP-date in any of the three RFC 9110 forms),
@@ -18,9 +20,10 @@
 //!   [`RateLimitSnapshot::unnamed`], never to requests or tokens: which one they count is the provider's to say.
 //!   Their resets may be seconds, a duration, or a Unix timestamp in seconds or milliseconds.
 //!
-//! An absent header is unknown (`None`), never zero. Dates are converted with the caller's `now_ms`; a date in the
-//! past or implausibly far ahead (clock skew, a reset at the Unix epoch) gives `None` and a [`HeaderError`], never a
-//! negative wait. A malformed value is reported and the other headers are still read.
+//! An absent header is unknown (`None`), never zero. Dates are converted with the caller's `now_ms`; a date up to a
+//! minute past is a wait of zero (the reset has happened); further past or implausibly far ahead (clock skew, a reset
+//! at the Unix epoch) gives `None` and a [`HeaderError`], never a negative wait. A malformed value is reported and
+//! the other headers are still read.
 //!
 //! ```
 //! use llm_preflight::RateLimitSnapshot;
@@ -39,6 +42,9 @@ use crate::time::{parse_decimal_scaled, parse_http_date_ms, parse_rfc3339_ms};
 use crate::time::{parse_duration_ms, DurationError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// How far behind `now` a reset or retry date may lie and still read as a wait of zero (a minute: one window).
+const PAST_RESET_MS: i128 = 60_000;
 
 /// The longest wait a header may state before it is treated as implausible (32 days: monthly windows fit).
 pub const MAX_PLAUSIBLE_WAIT_MS: u64 = 32 * 24 * 3600 * 1000;
@@ -79,6 +85,17 @@ pub struct RateLimitSnapshot {
     /// A refusal's wait may come from its reset when it is the window that ran out.
     #[serde(default)]
     pub unnamed: DimensionState,
+    /// Requests per day (Cerebras' `x-ratelimit-*-requests-day`).
+    #[serde(default)]
+    pub requests_per_day: DimensionState,
+    /// Tokens per day (Cerebras' `x-ratelimit-*-tokens-day`).
+    #[serde(default)]
+    pub tokens_per_day: DimensionState,
+    /// Of the windows that are neither a minute's nor a day's (an hour's, `x-ratelimit-remaining-requests-1h`; a
+    /// month's, Mistral's `x-ratelimit-remaining-tokens-month`), the one with least remaining. When it is spent,
+    /// nothing is admitted on the key before its reset, and a refusal it explains is not retried soon.
+    #[serde(default)]
+    pub long_window: DimensionState,
     /// The wait the response asks for, in milliseconds (`retry-after-ms`, `x-ms-retry-after-ms`, else
     /// `retry-after`). Never negative; `None` when absent or implausible.
     pub retry_after_ms: Option<u64>,
@@ -92,6 +109,9 @@ impl RateLimitSnapshot {
             && self.input_tokens.is_unknown()
             && self.output_tokens.is_unknown()
             && self.unnamed.is_unknown()
+            && self.requests_per_day.is_unknown()
+            && self.tokens_per_day.is_unknown()
+            && self.long_window.is_unknown()
             && self.retry_after_ms.is_none()
     }
 
@@ -109,7 +129,9 @@ impl RateLimitSnapshot {
         let mut retry_after_s: Option<u64> = None;
         let mut retry_after_ms: Option<u64> = None;
         // Dimensions on which a `-1` sentinel was seen: their `0` reset means "unknown" too.
-        let mut sentinel = [false; 4];
+        let mut sentinel = [false; DIMS.len()];
+        // The windows longer than a minute that are not a day's, by header suffix (`requests-1h`, `tokens-month`).
+        let mut long: Vec<(String, DimensionState)> = Vec::new();
         for (name, value) in headers {
             let (name, value) = (name.as_ref(), value.as_ref());
             let Some(field) = Field::of(name) else {
@@ -122,6 +144,23 @@ impl RateLimitSnapshot {
                 }
                 Field::RetryAfterMs => parse_ms_value(value_t).map(|v| retry_after_ms = Some(v)),
                 Field::Combined => parse_combined(value_t, now_ms).map(|d| snap.unnamed = d),
+                Field::Long(what, key) => {
+                    let i = match long.iter().position(|(k, _)| *k == key) {
+                        Some(i) => i,
+                        None => {
+                            long.push((key, DimensionState::default()));
+                            long.len() - 1
+                        }
+                    };
+                    let dim = &mut long[i].1;
+                    match what {
+                        What::Limit => parse_count(value_t).map(|n| dim.limit = n),
+                        What::Remaining => parse_count(value_t).map(|n| dim.remaining = n),
+                        What::Reset => {
+                            parse_reset_duration(value_t, now_ms).map(|ms| dim.reset_ms = Some(ms))
+                        }
+                    }
+                }
                 Field::Unnamed(what) => {
                     let dim = &mut snap.unnamed;
                     match what {
@@ -179,6 +218,11 @@ impl RateLimitSnapshot {
                 dim.reset_ms = None;
             }
         }
+        snap.long_window = long
+            .into_iter()
+            .map(|(_, d)| d)
+            .min_by_key(|d| d.remaining.unwrap_or(u64::MAX))
+            .unwrap_or_default();
         snap.retry_after_ms = retry_after_ms.or(retry_after_s);
         ParsedHeaders {
             snapshot: snap,
@@ -186,15 +230,17 @@ impl RateLimitSnapshot {
         }
     }
 
-    /// The state of one dimension, for the four that headers report (requests, tokens, input and output
-    /// tokens per window); `None` for the others.
+    /// The state of one dimension, for the six that headers report (requests, tokens, input and output tokens per
+    /// minute, requests and tokens per day); `None` for the context window.
     pub fn dimension(&self, d: Dimension) -> Option<&DimensionState> {
         match d {
             Dimension::Requests => Some(&self.requests),
             Dimension::Tokens => Some(&self.tokens),
             Dimension::InputTokens => Some(&self.input_tokens),
             Dimension::OutputTokens => Some(&self.output_tokens),
-            _ => None,
+            Dimension::RequestsPerDay => Some(&self.requests_per_day),
+            Dimension::TokensPerDay => Some(&self.tokens_per_day),
+            Dimension::Context => None,
         }
     }
 
@@ -203,28 +249,27 @@ impl RateLimitSnapshot {
             Dimension::Requests => &mut self.requests,
             Dimension::InputTokens => &mut self.input_tokens,
             Dimension::OutputTokens => &mut self.output_tokens,
-            // Headers name only the four dimensions of `DIMS`.
+            Dimension::RequestsPerDay => &mut self.requests_per_day,
+            Dimension::TokensPerDay => &mut self.tokens_per_day,
+            // Headers name only the dimensions of `DIMS`.
             _ => &mut self.tokens,
         }
     }
 }
 
 /// The dimensions rate-limit headers name, in the order [`RateLimitSnapshot`] holds them.
-const DIMS: [Dimension; 4] = [
+const DIMS: [Dimension; 6] = [
     Dimension::Requests,
     Dimension::Tokens,
     Dimension::InputTokens,
     Dimension::OutputTokens,
+    Dimension::RequestsPerDay,
+    Dimension::TokensPerDay,
 ];
 
 /// Where a header's dimension sits in `DIMS` (headers name no other dimension).
 fn header_slot(d: Dimension) -> usize {
-    match d {
-        Dimension::Requests => 0,
-        Dimension::InputTokens => 2,
-        Dimension::OutputTokens => 3,
-        _ => 1,
-    }
+    DIMS.iter().position(|x| *x == d).unwrap_or(1)
 }
 
 /// A snapshot and the headers that could not be read.
@@ -307,7 +352,7 @@ enum Style {
     Timestamp,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Field {
     RetryAfter,
     RetryAfterMs,
@@ -316,6 +361,9 @@ enum Field {
     Unnamed(What),
     /// The IETF draft's one `ratelimit` field.
     Combined,
+    /// A window of an hour or a month (`x-ratelimit-remaining-requests-1h`, `...-tokens-month`), keyed by what
+    /// follows `limit-`, `remaining-` or `reset-`.
+    Long(What, String),
 }
 
 impl Field {
@@ -357,7 +405,14 @@ impl Field {
             // Mistral abbreviates: `x-ratelimit-remaining-req-minute`.
             "requests" | "requests-minute" | "req-minute" => Dimension::Requests,
             "tokens" | "tokens-minute" => Dimension::Tokens,
-            _ => return None,
+            "requests-day" | "req-day" => Dimension::RequestsPerDay,
+            "tokens-day" => Dimension::TokensPerDay,
+            _ => {
+                let (counts, window) = dim.split_once('-')?;
+                let long = ["hour", "1h", "month"].contains(&window)
+                    && ["requests", "req", "tokens"].contains(&counts);
+                return long.then(|| Field::Long(w, dim.to_string()));
+            }
         };
         Some(Field::Dim(d, w, Style::Duration))
     }
@@ -492,8 +547,9 @@ fn parse_reset_duration(v: &str, now_ms: u64) -> Result<u64, HeaderProblem> {
 fn wait_until(at_ms: i128, now_ms: u64) -> Result<u64, HeaderProblem> {
     let d = at_ms - i128::from(now_ms);
     if d < 0 {
-        // Up to one second behind is rounding between the server's and our clocks: the reset is now.
-        if d > -1000 {
+        // A reset up to a minute behind has happened (Anthropic's, "fully replenished" at a time already passed; a
+        // second or two is rounding between clocks): the wait is none. Further behind is a clock that is wrong.
+        if d > -PAST_RESET_MS {
             return Ok(0);
         }
         return Err(HeaderProblem::InThePast);

@@ -630,3 +630,126 @@ fn a_bare_429_waits_for_the_unnamed_window_that_ran_out() {
         (RefusalKind::RateLimitTokens, Some(3000))
     );
 }
+
+#[test]
+fn windows_of_a_day_an_hour_and_a_month() {
+    // Cerebras's docs ("In the response, look for headers like these"): a day's requests beside a minute's tokens.
+    let s = snap(
+        &[
+            ("x-ratelimit-limit-requests-day", "1000000000"),
+            ("x-ratelimit-limit-tokens-minute", "1000000000"),
+            ("x-ratelimit-remaining-requests-day", "999997455"),
+            ("x-ratelimit-remaining-tokens-minute", "999998298"),
+            ("x-ratelimit-reset-requests-day", "33011.382867097855"),
+            ("x-ratelimit-reset-tokens-minute", "11.382867097854614"),
+        ],
+        NOW,
+    );
+    assert_eq!(
+        (
+            s.requests_per_day.limit,
+            s.requests_per_day.remaining,
+            s.requests_per_day.reset_ms
+        ),
+        (Some(1_000_000_000), Some(999_997_455), Some(33_011_383))
+    );
+    assert!(s.requests.is_unknown());
+    assert_eq!(s.tokens.remaining, Some(999_998_298));
+    // Mistral's month (an incident note: "All 4 million monthly tokens used up, HTTP 429 errors on every request")
+    // and an hour's window (Nous Research's `-1h` headers): of several, the one with least remaining.
+    let s = snap(
+        &[
+            ("x-ratelimit-limit-tokens-month", "4000000"),
+            ("x-ratelimit-remaining-tokens-month", "0"),
+            ("X-RateLimit-Remaining-Requests-1h", "17"),
+            ("X-RateLimit-Reset-Requests-1h", "1800"),
+        ],
+        NOW,
+    );
+    assert_eq!(
+        (
+            s.long_window.limit,
+            s.long_window.remaining,
+            s.long_window.reset_ms
+        ),
+        (Some(4_000_000), Some(0), None)
+    );
+    assert!(s.requests.is_unknown() && s.tokens.is_unknown());
+}
+
+#[test]
+fn a_spent_window_longer_than_a_minute_is_waited_for_or_not_retried() {
+    use llm_preflight::{classify, RefusalKind, Window};
+    // An hour's window at 0 with its reset half an hour away: waited for, not retried after a short backoff.
+    let r = classify(
+        Some(429),
+        [
+            ("X-RateLimit-Remaining-Requests-1h", "0"),
+            ("X-RateLimit-Reset-Requests-1h", "1800"),
+        ],
+        r#"{"error": "rate limited"}"#,
+        NOW,
+    );
+    assert_eq!(r.retry_after_ms, Some(1_800_000));
+    assert!(r.kind.is_rate_limit() && r.retryable, "{r:?}");
+    // A month's spent with no reset stated: no wait clears it.
+    let r = classify(
+        Some(429),
+        [
+            ("x-ratelimit-limit-tokens-month", "4000000"),
+            ("x-ratelimit-remaining-tokens-month", "0"),
+        ],
+        "",
+        NOW,
+    );
+    assert_eq!((r.kind, r.retryable), (RefusalKind::QuotaExhausted, false));
+    // A day's requests spent, 5 hours from its reset: the day's cap, not retried; 20 minutes away: waited for.
+    for (reset, kind) in [
+        ("18000", RefusalKind::QuotaExhausted),
+        ("1200", RefusalKind::RateLimitRequests),
+    ] {
+        let r = classify(
+            Some(429),
+            [
+                ("x-ratelimit-limit-requests-day", "14400"),
+                ("x-ratelimit-remaining-requests-day", "0"),
+                ("x-ratelimit-reset-requests-day", reset),
+            ],
+            "",
+            NOW,
+        );
+        assert_eq!(r.kind, kind, "{reset}");
+        assert_eq!(
+            (r.limit, r.window, r.retry_after_ms),
+            (
+                Some(14400),
+                Some(Window::Day),
+                Some(reset.parse::<u64>().unwrap() * 1000)
+            )
+        );
+    }
+}
+
+#[test]
+fn a_reset_just_past_has_happened() {
+    // A real Anthropic 200 (github.com/bespokelabsai/curator/issues/535): the requests bucket's reset 12 s before
+    // the response's own date. It was "fully replenished" then: no wait, not a malformed header.
+    let date =
+        u64::try_from(parse_http_date_ms("Mon, 24 Feb 2025 20:38:03 GMT", 0).unwrap()).unwrap();
+    let s = snap(
+        &[
+            ("anthropic-ratelimit-requests-limit", "4000"),
+            ("anthropic-ratelimit-requests-remaining", "3999"),
+            ("anthropic-ratelimit-requests-reset", "2025-02-24T20:37:51Z"),
+        ],
+        date,
+    );
+    assert_eq!(s.requests.reset_ms, Some(0));
+    // More than a minute behind is a wrong clock: reported, never a wait.
+    let p = RateLimitSnapshot::from_headers(
+        [("anthropic-ratelimit-requests-reset", "2025-02-24T20:36:51Z")],
+        date,
+    );
+    assert_eq!(p.snapshot.requests.reset_ms, None);
+    assert_eq!(p.malformed[0].problem, HeaderProblem::InThePast);
+}

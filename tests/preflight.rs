@@ -249,7 +249,9 @@ fn bucket_refills_continuously_at_the_nominal_rate() {
 
 #[test]
 fn requests_dimension_and_retry_after() {
-    let mut s = State::new(key(8_000).requests_per_minute(nz(30)), 0);
+    // OpenAI's `requests` headers are the minute's (Groq's are the day's: `windows_the_headers_report_beyond_a_minute`).
+    let budget = Budget::new(Provider::OpenAi).tokens_per_minute(nz(8_000));
+    let mut s = State::new(budget.requests_per_minute(nz(30)), 0);
     s.observe(
         &RateLimitSnapshot {
             requests: DimensionState {
@@ -1817,9 +1819,10 @@ fn custom_tools_count_like_functions() {
 }
 
 #[test]
-fn anthropics_own_tools_are_flagged() {
+fn anthropics_own_tools_are_priced_or_flagged() {
     // A tool Anthropic defines (bash, text editor, web search) has no schema in the body, but its definition is in
-    // the prompt: the estimate says so. A custom tool with its schema is priced in full.
+    // the prompt: bash's is priced at the figure Anthropic publishes, web search's (no figure) is flagged. A custom
+    // tool with its schema is priced in full.
     let body = r#"{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"List files."}],
       "tools":[{"type":"bash_20250124","name":"bash"},
                {"name":"get_weather","description":"Weather for a city","input_schema":{"type":"object",
@@ -1830,7 +1833,7 @@ fn anthropics_own_tools_are_flagged() {
         (r.api, r.tools, r.incomplete),
         (Api::AnthropicMessages, 3, true)
     );
-    assert_eq!(r.unpriced, vec!["/tools/0", "/tools/2"]);
+    assert_eq!(r.unpriced, vec!["/tools/2"]);
 }
 
 #[test]
@@ -2339,4 +2342,53 @@ fn an_earlier_spoken_reply_referred_to_by_id_is_flagged() {
     let r = estimate_request(body, None, None).unwrap();
     assert!(r.incomplete);
     assert_eq!(r.unpriced, ["/messages/1/audio"]);
+}
+
+#[test]
+fn windows_the_headers_report_beyond_a_minute() {
+    // Groq's `x-ratelimit-*-requests` count the day's requests (its rate-limits docs: "Always refers to Requests
+    // Per Day"): they fill the per-day bucket and leave the per-minute one the caller set alone.
+    let groq = |provider| {
+        let mut state = State::new(
+            Budget::new(provider)
+                .tokens_per_minute(nz(18_000))
+                .requests_per_minute(nz(30)),
+            0,
+        );
+        let parsed = RateLimitSnapshot::from_headers(
+            [
+                ("x-ratelimit-limit-requests", "14400"),
+                ("x-ratelimit-remaining-requests", "14370"),
+                ("x-ratelimit-reset-requests", "2m59.56s"),
+            ],
+            0,
+        );
+        state.observe(&parsed.snapshot, 0);
+        state
+    };
+    let g = groq(Provider::Groq);
+    assert_eq!(g.bucket(Dimension::Requests).map(|b| b.limit), Some(30));
+    assert_eq!(
+        g.bucket(Dimension::RequestsPerDay).map(|b| b.limit),
+        Some(14_400)
+    );
+    // Other providers' `requests` headers are the minute's, as OpenAI's are.
+    let o = groq(Provider::OpenAi);
+    assert_eq!(o.bucket(Dimension::Requests).map(|b| b.limit), Some(14_400));
+    // A spent window the headers do not name (Hugging Face's `ratelimit: "api";r=0;t=55`), or one of an hour, admits
+    // nothing before its reset, whatever it counts.
+    for h in [
+        [("ratelimit", r#""api";r=0;t=55"#), ("x-other", "")],
+        [
+            ("X-RateLimit-Remaining-Requests-1h", "0"),
+            ("X-RateLimit-Reset-Requests-1h", "55"),
+        ],
+    ] {
+        let mut state = State::new(key(8_000), 0);
+        state.observe(&RateLimitSnapshot::from_headers(h, 0).snapshot, 0);
+        match state.check(&Cost::exact(10), Policy::Median, 0).verdict {
+            Verdict::Queueable { wait_ms, .. } => assert_eq!(wait_ms, 55_000, "{h:?}"),
+            v => panic!("{h:?}: {v:?}"),
+        }
+    }
 }

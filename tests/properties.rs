@@ -777,7 +777,13 @@ fn dimension_state() -> impl Strategy<Value = llm_preflight::DimensionState> {
 fn to_headers(s: &RateLimitSnapshot, now_ms: u64, style: u8) -> Vec<(String, String)> {
     let mut h = Vec::new();
     let mut put = |name: String, value: String| h.push((name, value));
-    for (dim, d) in [("requests", &s.requests), ("tokens", &s.tokens)] {
+    for (dim, d) in [
+        ("requests", &s.requests),
+        ("tokens", &s.tokens),
+        ("requests-day", &s.requests_per_day),
+        ("tokens-day", &s.tokens_per_day),
+        ("tokens-month", &s.long_window),
+    ] {
         let prefix = if style % 2 == 0 {
             "x-ratelimit"
         } else {
@@ -859,7 +865,7 @@ proptest! {
 
     /// Headers round-trip: any snapshot, written as headers (durations in every OpenAI style, Anthropic reset
     /// timestamps from 1970 to year 9999, Retry-After in seconds or milliseconds, an unnamed window in each of its
-    /// three spellings), reads back as itself, with no
+    /// three spellings, windows of a day and of a month), reads back as itself, with no
     /// header reported malformed. Raw `Name: value` lines and JSON give the same.
     #[test]
     fn headers_round_trip(
@@ -868,11 +874,15 @@ proptest! {
         input_tokens in dimension_state(),
         output_tokens in dimension_state(),
         unnamed in dimension_state(),
+        (requests_per_day, tokens_per_day, long_window) in (dimension_state(), dimension_state(), dimension_state()),
         retry_after_ms in prop::option::of(prop_oneof![0u64..100_000, 0..=MAX_PLAUSIBLE_WAIT_MS, Just(6000u64)]),
         now_ms in prop_oneof![Just(0u64), 0u64..253_402_300_799_000 - MAX_PLAUSIBLE_WAIT_MS],
         style in any::<u8>(),
     ) {
-        let snap = RateLimitSnapshot { requests, tokens, input_tokens, output_tokens, unnamed, retry_after_ms };
+        let snap = RateLimitSnapshot {
+            requests, tokens, input_tokens, output_tokens, unnamed, requests_per_day, tokens_per_day, long_window,
+            retry_after_ms,
+        };
         let headers = to_headers(&snap, now_ms, style);
         let parsed = RateLimitSnapshot::from_headers(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())), now_ms);
         prop_assert!(parsed.malformed.is_empty(), "{:?} from {headers:?}", parsed.malformed);

@@ -5,9 +5,9 @@
 //! that takes precedence: until the reset the bucket refills at whatever rate reaches the limit exactly at the
 //! reset, and at the nominal rate after it.
 
-use super::budget::Budget;
+use super::budget::{Budget, Provider};
 use crate::dimension::{Dimension, PerDimension};
-use crate::headers::RateLimitSnapshot;
+use crate::headers::{DimensionState, RateLimitSnapshot};
 use serde::Serialize;
 
 /// One continuous token bucket.
@@ -208,15 +208,12 @@ impl State {
     /// Applies what a response reported, at `now_ms`. Headers take precedence over the local model; a dimension
     /// the budget did not know gets a bucket from the reported limit. For Anthropic, whose `tokens` headers
     /// report the most restrictive token limit, the combined `tokens` values are used only when the budget has a
-    /// tokens-per-minute limit.
+    /// tokens-per-minute limit. Groq's `requests` headers count the day's requests (its docs: "Always refers to
+    /// Requests Per Day"), so for `Provider::Groq` they go to the per-day bucket. A window whose headers do not say
+    /// what it counts, or one of an hour or a month, that is spent admits nothing before its reset.
     pub fn observe(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
-        for d in [
-            Dimension::Requests,
-            Dimension::Tokens,
-            Dimension::InputTokens,
-            Dimension::OutputTokens,
-        ] {
-            let Some(&o) = obs.dimension(d) else {
+        for d in Dimension::RATES {
+            let Some(o) = self.reported(obs, d) else {
                 continue;
             };
             if o.is_unknown() {
@@ -241,6 +238,22 @@ impl State {
         if let Some(ra) = obs.retry_after_ms {
             self.blocked_until_ms = self.blocked_until_ms.max(now_ms.saturating_add(ra));
         }
+        for w in [obs.unnamed, obs.long_window] {
+            if let (Some(0), Some(reset)) = (w.remaining, w.reset_ms) {
+                self.blocked_until_ms = self.blocked_until_ms.max(now_ms.saturating_add(reset));
+            }
+        }
+    }
+
+    /// What the headers report for a rate dimension: Groq's `requests` headers are the day's.
+    fn reported(&self, obs: &RateLimitSnapshot, d: Dimension) -> Option<DimensionState> {
+        match (d, self.budget.provider == Provider::Groq) {
+            (Dimension::Requests, true) => None,
+            (Dimension::RequestsPerDay, true) if obs.requests_per_day.is_unknown() => {
+                Some(obs.requests)
+            }
+            _ => obs.dimension(d).copied(),
+        }
     }
 
     /// Applies a response's headers while reservations are still in flight: the provider's `remaining` may not
@@ -253,7 +266,7 @@ impl State {
             .collect();
         self.observe(obs, now_ms);
         for (d, prior) in Dimension::RATES.iter().zip(before) {
-            let reported = obs.dimension(*d).and_then(|o| o.remaining);
+            let reported = self.reported(obs, *d).and_then(|o| o.remaining);
             if let (Some(prior), Some(_), Some(b)) = (prior, reported, self.bucket_mut(*d)) {
                 if b.available(now_ms) > prior {
                     b.level = prior;

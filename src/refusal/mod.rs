@@ -1123,6 +1123,35 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             r.window = Some(Window::Month);
         }
     }
+    // A window longer than a minute that the headers say is spent (`x-ratelimit-remaining-requests-day: 0`, an
+    // hour's, a month's) while the response states no wait: its reset is the wait, and one not stated or further
+    // than an hour away is not waited out.
+    if r.kind.is_rate_limit() && wait.is_none() {
+        let spent = [
+            (snap.requests_per_day, Some(Dimension::RequestsPerDay)),
+            (snap.tokens_per_day, Some(Dimension::TokensPerDay)),
+            (snap.long_window, None),
+        ]
+        .into_iter()
+        .filter(|(d, _)| d.remaining == Some(0))
+        .max_by_key(|(d, _)| d.reset_ms.unwrap_or(u64::MAX));
+        if let Some((d, dimension)) = spent {
+            r.retry_after_ms = r.retry_after_ms.max(d.reset_ms);
+            if let Some(dim) = dimension {
+                (r.dimension, r.window, r.limit) = (dimension, Some(Window::Day), d.limit);
+                r.kind = match dim {
+                    Dimension::RequestsPerDay => RefusalKind::RateLimitRequests,
+                    _ => RefusalKind::RateLimitTokens,
+                };
+            }
+            if d.reset_ms.is_none_or(|w| w > SHORT_WAIT_MS) {
+                r.kind = RefusalKind::QuotaExhausted;
+                r.retryable = false;
+                r.reason = "the headers say a window longer than a minute is spent, with no reset within the hour: \
+                            not waited out";
+            }
+        }
+    }
     // A daily window counts in the per-day dimensions.
     if r.window == Some(Window::Day) {
         r.dimension = match r.dimension {
