@@ -2149,6 +2149,23 @@ fn bodies_gathered_in_round_59_read_as_their_apis_do() {
         with.estimate.tokens >= without.estimate.tokens + 8,
         "{with:?}"
     );
+    // IBM watsonx.ai's text generation: a string `input` for a `model_id` in a project is a prompt, its cap in
+    // `parameters.max_new_tokens`, 20 when not set (its API reference's example body).
+    let watsonx = r#"{"input":"How far is Paris from Bangalore?","model_id":"ibm/granite-13b-instruct-v2",
+      "project_id":"{project_id}"PARAMS}"#;
+    let plain = est(&watsonx.replace("PARAMS", ""));
+    assert_eq!(
+        (plain.api, plain.max_output, plain.model.as_deref()),
+        (
+            Api::Completions,
+            Some(20),
+            Some("ibm/granite-13b-instruct-v2")
+        )
+    );
+    let prompt = est(r#"{"prompt":"How far is Paris from Bangalore?","max_tokens":20}"#);
+    assert_eq!(plain.estimate.tokens, prompt.estimate.tokens);
+    let capped = est(&watsonx.replace("PARAMS", r#","parameters":{"max_new_tokens":200}"#));
+    assert_eq!(capped.max_output, Some(200));
 }
 
 #[test]

@@ -95,6 +95,9 @@ pub const COMPLETIONS_DEFAULT_MAX_TOKENS: u64 = 16;
 /// Amazon Titan's text models' default `maxTokenCount` (Bedrock user guide, "Amazon Titan Text models").
 pub const TITAN_DEFAULT_MAX_TOKENS: u64 = 512;
 
+/// IBM watsonx.ai's default `parameters.max_new_tokens` for text generation (its API reference).
+pub const WATSONX_DEFAULT_MAX_NEW_TOKENS: u64 = 20;
+
 /// SGLang's default `sampling_params.max_new_tokens` (its "Sampling Parameters" docs).
 pub const SGLANG_DEFAULT_MAX_NEW_TOKENS: u64 = 128;
 
@@ -131,7 +134,8 @@ pub enum Api {
     /// Legacy text completions: OpenAI `POST /v1/completions` (`prompt`, `max_tokens`), Anthropic's
     /// `POST /v1/complete` (`prompt`, `max_tokens_to_sample`), Hugging Face text generation (`inputs`,
     /// `parameters.max_new_tokens`), Ollama's `POST /api/generate` (`prompt`, `options.num_predict`), llama.cpp's
-    /// `POST /completion` (`n_predict`) and Meta's Llama models on Bedrock (`prompt`, `max_gen_len`).
+    /// `POST /completion` (`n_predict`), Meta's Llama models on Bedrock (`prompt`, `max_gen_len`) and IBM watsonx.ai's
+    /// text generation (`input`, `model_id`, `parameters.max_new_tokens`).
     Completions,
     /// Embeddings: OpenAI `POST /v1/embeddings` and the APIs that copy it (`input`: a string, strings or token ids).
     Embeddings,
@@ -170,8 +174,9 @@ impl Api {
         Api::NAMES[self as usize]
     }
 
-    /// Recognizes the API from the body's shape: `contents` is Gemini; `input` is embeddings when it is an array of
-    /// strings or token ids, or the body has `encoding_format` or `dimensions` or an embedding model, else (and
+    /// Recognizes the API from the body's shape: `contents` is Gemini; watsonx.ai's string `input` for a `model_id`
+    /// in a project or space is a completion; `input` is embeddings when it is an array of strings or token ids, or
+    /// the body has `encoding_format` or `dimensions` or an embedding model, else (and
     /// `instructions`, `previous_response_id` or a stored `prompt` object) Responses; without `messages`, a string
     /// `message` is Cohere's v1 chat and a `prompt` (Hugging Face's `inputs`, Titan's `inputText`, SGLang's `text`) a
     /// legacy completion; `messages` is Bedrock Converse when there is an `inferenceConfig` or `toolConfig` or a
@@ -182,6 +187,9 @@ impl Api {
         let o = body.as_object()?;
         if o.contains_key("contents") {
             return Some(Api::GeminiGenerateContent);
+        }
+        if is_watsonx_generation(body) {
+            return Some(Api::Completions);
         }
         if let Some(input) = o.get("input") {
             let embedding_model = o
@@ -273,6 +281,14 @@ impl Api {
             Api::GeminiGenerateContent => Profile::Gemini,
         }
     }
+}
+
+/// Whether a body is IBM watsonx.ai's text generation (`POST /ml/v1/text/generation`): a string `input` for a
+/// `model_id` in a project or space, its cap in `parameters.max_new_tokens`.
+fn is_watsonx_generation(body: &Value) -> bool {
+    body.get("input").is_some_and(Value::is_string)
+        && body.get("model_id").is_some()
+        && (body.get("project_id").is_some() || body.get("space_id").is_some())
 }
 
 /// Whether a model name is a Claude model's.
@@ -413,11 +429,13 @@ pub fn estimate_request_priced(
             ))
         }
     };
-    // Bedrock names the model in the URL; a body that carries it (as the SDKs' `modelId`) says it there.
-    let (model_key, model_value) = match (body.get("model"), body.get("modelId")) {
-        (None | Some(Value::Null), Some(m)) => ("/modelId", Some(m)),
-        (m, _) => ("/model", m),
-    };
+    // Bedrock names the model in the URL; a body that carries it (as the SDKs' `modelId`) says it there, and
+    // watsonx's says `model_id`.
+    let (model_key, model_value) = ["/model", "/modelId", "/model_id"]
+        .into_iter()
+        .map(|k| (k, body.pointer(k)))
+        .find(|(_, m)| m.is_some_and(|m| !m.is_null()))
+        .unwrap_or(("/model", None));
     let model = match model_value {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -570,9 +588,9 @@ pub fn estimate_request_priced(
 }
 
 /// The output cap of a text-generation body that sets none: the API's default where it is documented (OpenAI's
-/// `/v1/completions` 16, Amazon Titan's `maxTokenCount` 512, SGLang's `max_new_tokens` 128); none for Ollama's and
-/// llama.cpp's bodies (both generate without a limit by default) and Hugging Face's `inputs` (whose default differs
-/// by server version).
+/// `/v1/completions` 16, Amazon Titan's `maxTokenCount` 512, SGLang's `max_new_tokens` 128, watsonx.ai's 20); none
+/// for Ollama's and llama.cpp's bodies (both generate without a limit by default) and Hugging Face's `inputs` (whose
+/// default differs by server version).
 fn default_completion_cap(body: &Value) -> Option<u64> {
     /// Keys only Ollama's `/api/generate` or llama.cpp's server bodies carry.
     const NATIVE: [&str; 14] = [
@@ -593,6 +611,8 @@ fn default_completion_cap(body: &Value) -> Option<u64> {
     ];
     if body.get("inputText").is_some() {
         Some(TITAN_DEFAULT_MAX_TOKENS)
+    } else if is_watsonx_generation(body) {
+        Some(WATSONX_DEFAULT_MAX_NEW_TOKENS)
     } else if body.get("prompt").is_none() && body.get("text").is_some() {
         Some(SGLANG_DEFAULT_MAX_NEW_TOKENS)
     } else if body.get("inputs").is_some() || NATIVE.iter().any(|k| body.get(k).is_some()) {
@@ -1719,7 +1739,7 @@ impl Walker {
     /// A legacy completion's `prompt` (and `suffix`); returns how many prompts it holds.
     fn completions(&mut self, body: &Value) -> Result<u64, PreflightError> {
         // OpenAI's and most servers' `prompt`, Hugging Face's `inputs`, Titan's `inputText`, SGLang's `text`.
-        let key = ["prompt", "inputs", "inputText", "text"]
+        let key = ["prompt", "inputs", "inputText", "text", "input"]
             .into_iter()
             .find(|k| body.get(k).is_some())
             .unwrap_or("prompt");
