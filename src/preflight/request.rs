@@ -654,7 +654,8 @@ fn envelope(
     {
         return Some(Err(shape(
             "/requests",
-            "one request of the batch (`{custom_id, params}`, `{custom_id, body}` or `{request}`): each is checked on its own",
+            "one request of the batch (`{custom_id, params}`, `{custom_id, body}` or `{request}`): each is \
+             checked on its own",
         )));
     }
     // A Gemini batch line (`{key, request}`), a Vertex AI batch prediction line (`{request}`).
