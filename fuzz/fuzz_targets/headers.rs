@@ -40,7 +40,16 @@ fuzz_target!(|data: &[u8]| {
     for now in NOWS {
         let parsed = RateLimitSnapshot::from_headers(&headers, now);
         let s = parsed.snapshot;
-        for d in [s.requests, s.tokens, s.input_tokens, s.output_tokens] {
+        for d in [
+            s.requests,
+            s.tokens,
+            s.input_tokens,
+            s.output_tokens,
+            s.unnamed,
+            s.requests_per_day,
+            s.tokens_per_day,
+            s.long_window,
+        ] {
             if let Some(r) = d.reset_ms {
                 assert!(r <= MAX_PLAUSIBLE_WAIT_MS, "{s:?}");
             }
