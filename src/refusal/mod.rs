@@ -776,7 +776,15 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         s => s,
     };
     let mut r = Refusal::other(status_or);
-    let msg_text = ev.messages.join(" \n ").to_ascii_lowercase();
+    // Each message with its runs of blanks and line breaks as one space (a log wrapped "Please try\nagain in
+    // 5.448s"), the messages apart.
+    let msg_text = ev
+        .messages
+        .iter()
+        .map(|m| m.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(" \n ")
+        .to_ascii_lowercase();
     let quota = ev.quota_ids.join(" ");
     let code_is = |c: &str| ev.codes.iter().any(|x| x == c);
 
@@ -905,8 +913,15 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
             r.limit = number_after(&msg_text[i..], &[" vs. "]).or(r.limit);
         }
     }
-    // "Prompt tokens limit exceeded: 23229 > 14796" (OpenRouter's credit check on the prompt).
-    if let Some((q, l)) = over_after(&msg_text, "prompt tokens limit exceeded: ") {
+    // "Prompt tokens limit exceeded: 23229 > 14796" (OpenRouter's credit check on the prompt), "max_tokens limit
+    // exceeded: 100000 > 9577" (its key's limit on the output cap).
+    let over = [
+        "prompt tokens limit exceeded: ",
+        "max_tokens limit exceeded: ",
+    ]
+    .iter()
+    .find_map(|key| over_after(&msg_text, key));
+    if let Some((q, l)) = over {
         r.requested = Some(q);
         r.limit = Some(l);
     }
@@ -1006,7 +1021,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         .zip(r.limit)
         .is_some_and(|(q, l)| q > l && l > 0)
         && (rate_signal || msg_text.contains("request too large"))
-        && status_or != Some(402);
+        && status_or != Some(402)
+        && !hard_quota;
 
     if hard_quota && !too_large_for_window {
         r.kind = RefusalKind::QuotaExhausted;
@@ -1257,6 +1273,8 @@ const CONTEXT_PAIRS: &[(&[&str], &[&str])] = &[
     // "trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens" (LM Studio)
     (&["context length of only "], &["keep the first "]),
     // "cannot truncate prompt with n_keep (15028) >= n_ctx (7424)" (llama.cpp)
+    // "max_tokens=131072 cannot be greater than max_model_len=max_total_tokens=28672" (vLLM)
+    (&["max_model_len=", "max_total_tokens="], &["max_tokens="]),
     // "(n_keep: 13055>= n_ctx: 4096)" (LM Studio)
     (&["n_ctx ", "n_ctx: "], &["n_keep ", "n_keep: "]),
     // "request (355724 tokens) exceeds the available context size (262144 tokens)" (llama.cpp server)

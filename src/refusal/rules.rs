@@ -113,7 +113,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("answering your request will take"), "SambaNova 400 'The maximum context length of DeepSeek-V3-0324 is 32768. However, answering your request will take 39732 tokens', github.com/OpenHands/OpenHands/pull/9252"),
     rule(Context, Phrase("context window is full"), "kronk (llama.cpp-based) 'unable to process request: the context window is full' as an error frame inside a 200 stream, github.com/ardanlabs/kronk/issues/862"),
     rule(Context, Phrase("too many tokens: total number of tokens"), "Cohere 'too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354', github.com/cohere-ai/sandbox-topically/issues/4"),
-    rule(Context, Phrase("`max_new_tokens`  must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces, as posted), github.com/huggingface/chat-ui/issues/327"),
+    rule(Context, Phrase("`max_new_tokens` must be <="), "Hugging Face TGI 'Input validation error: `inputs` tokens + `max_new_tokens`  must be <= 1512' (two spaces as posted, read as one), github.com/huggingface/chat-ui/issues/327"),
     rule(Context, Phrase("max_tokens is too large"), "OpenAI 400 'max_tokens is too large: 6000. This model supports at most 4096 completion tokens', github.com/diffbot/code-gpt-docs/issues/284"),
     rule(Context, Phrase("reduce the length of max output tokens"), "Databricks model serving 'max_tokens (10000) cannot exceed 8192. Please reduce the length of max output tokens generated.', github.com/databricks/databricks-sdk-go/issues/1183"),
     rule(Context, Phrase("sequence length is longer than the specified maximum sequence length"), "vLLM (Ascend) 400 {\"msg\":\"Token indices sequence length is longer than the specified maximum sequence length for this model!\"} (max_tokens 32769 on a short prompt), github.com/vllm-project/vllm-ascend/issues/7535"),
@@ -128,6 +128,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(Context, Phrase("max_tokens for `"), "Groq 400 invalid_request_error 'max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000', github.com/skapadia3214/groq-moa/issues/8"),
     rule(Context, Phrase("model max length exceeded"), "Moonshot (Kimi) 400 'model max length exceeded, max length:8192' (moonshot-v1-8k), github.com/MoonshotAI/MoonshotAI-Cookbook/issues/18"),
     rule(Context, Phrase("must be less than the context length"), "Together AI error codes (docs.together.ai/docs/error-codes): 'Input token count + max_tokens parameter must be less than the context length of the model being queried'"),
+    rule(Context, Phrase("cannot be greater than max_model_len"), "vLLM via DeepInfra 'max_tokens=131072 cannot be greater than max_model_len=max_total_tokens=28672. Please request fewer output tokens.', github.com/HeyPuter/puter/issues/3564"),
     rule(Context, Phrase("exceeded model token limit"), "Moonshot (Kimi) 400 'Your request exceeded model token limit: 262144 (requested: 275363)', github.com/multica-ai/multica/issues/4130"),
     // Billing and credit: no wait clears it.
     rule(HardQuota, Code("insufficient_quota"), "OpenAI 429 code insufficient_quota, github.com/ChatGPTNextWeb/NextChat/issues/3123"),
@@ -197,6 +198,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(HardQuota, Phrase("upgrade your tier"), "Together AI 'Access to this model is allowed for build tier 2 and above ... Please upgrade your tier by buying credits', github.com/Nutlope/logocreator/issues/10"),
     rule(HardQuota, Phrase("accountoverdueerror"), "Volcengine Ark 403 AccountOverdueError 'your account has an overdue balance', github.com/coze-dev/coze-studio/issues/2195 and github.com/volcengine/OpenViking/issues/729"),
     rule(HardQuota, Phrase("overdue balance"), "Volcengine Ark AccountOverdueError 'The request failed because your account has an overdue balance', github.com/coze-dev/coze-studio/issues/2195"),
+    rule(HardQuota, Phrase("create a key with a higher limit"), "OpenRouter's per-key credit limit 'max_tokens limit exceeded: 100000 > 9577. To increase, visit https://openrouter.ai/keys and create a key with a higher limit', github.com/cline/cline/issues/940"),
     // "You exceeded your current quota": billing unless something says a short window is involved.
     rule(SoftQuota, Code("credit_limit"), "Together 429 type credit_limit ('You have been rate limited... 60 queries per minute'), github.com/togethercomputer/MoA/issues/27"),
     rule(SoftQuota, Phrase("exceeded your current quota"), "OpenAI error codes guide (platform.openai.com/docs/guides/error-codes): 429 You exceeded your current quota (run out of credits)"),
@@ -332,6 +334,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(ServerError, Code("internal_server_error"), "not seen in a provider body: seen as type in OpenAI-compatible gateways (e.g. LiteLLM proxy) and 'Worker local total request limit' bodies; no provider doc"),
     rule(ServerError, Code("api_error"), "Anthropic errors doc (docs.anthropic.com/en/api/errors): 500 api_error"),
     rule(ServerError, Code("internal"), "Gemini troubleshooting doc (ai.google.dev/gemini-api/docs/troubleshooting): 500 INTERNAL"),
+    rule(ServerError, Phrase("error processing stream"), "OpenRouter's mid-stream error chunk {'message': 'Error processing stream', 'code': 502, 'metadata': {'raw': {'retryable': True}}} relayed by LiteLLM, github.com/hotovo/aider-desk/issues/103"),
     rule(ServerError, Status(408), "RFC 9110 15.5.9: 408 Request Timeout, the server would not wait for the request"),
     rule(ServerError, Status(500), "RFC 9110 15.6.1: 500 Internal Server Error"),
     rule(ServerError, Status(502), "RFC 9110 15.6.3: 502 Bad Gateway"),
