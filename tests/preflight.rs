@@ -2409,3 +2409,50 @@ fn windows_the_headers_report_beyond_a_minute() {
         }
     }
 }
+
+#[test]
+fn recorded_usage_shapes_gemini_and_mistral_bodies() {
+    let est = |body: &str| estimate_request(body, None, None).unwrap();
+    // Gemini's `promptTokenCount` counts the parts alone: a recorded request (pydantic-ai's cassettes,
+    // gemini-2.0-flash) with "You are a helpful assistant." and "What is the capital of France?" reports 13, the
+    // tokens of its two texts. No overhead is added per content.
+    let gemini = est(
+        r#"{"contents":[{"parts":[{"text":"What is the capital of France?"}],"role":"user"}],
+      "generationConfig":{"responseModalities":["TEXT"]},
+      "systemInstruction":{"parts":[{"text":"You are a helpful assistant."}],"role":"user"}}"#,
+    );
+    assert_eq!(gemini.overhead_tokens, 0);
+    let text = estimate(
+        "You are a helpful assistant.\nWhat is the capital of France?",
+        Profile::Gemini,
+    );
+    assert!(
+        gemini.estimate.tokens.abs_diff(text.tokens) <= 1,
+        "{gemini:?}"
+    );
+    // A function call's and its response's `id` only pair them: it is not counted (removing the ids moved a
+    // recorded request's estimate from 169 to 100, its count 82).
+    let call = r#"{"contents":[{"parts":[{"text":"What is the capital of France?"}],"role":"user"},
+      {"parts":[{"functionCall":{"args":{"country":"France"},ID"name":"get_capital"}}],"role":"model"},
+      {"parts":[{"functionResponse":{ID"name":"get_capital","response":{"return_value":"Paris"}}}],"role":"user"}]}"#;
+    let id = r#""id":"pyd_ai_5c28ff78075941bd9a9fd2f43fe84ae1","#;
+    assert_eq!(
+        est(&call.replace("ID", id)).estimate.tokens,
+        est(&call.replace("ID", "")).estimate.tokens
+    );
+    // Mistral's reasoning models send `thinking` chunks (an array of text chunks) back as history: OpenAI-style
+    // chat, not Anthropic, and the thinking counts (a recorded magistral-medium request).
+    let thinking = r#"{"model":"magistral-medium-latest","messages":[{"role":"user","content":"How do I cross the street?"},
+      {"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"THOUGHT"}]},
+      {"type":"text","text":"Look both ways."}]}]}"#;
+    let thought = "When guiding someone on how to cross the street, it typically involves pedestrian safety rules.";
+    let (with, without) = (
+        est(&thinking.replace("THOUGHT", thought)),
+        est(&thinking.replace("THOUGHT", "")),
+    );
+    assert_eq!((with.api, with.incomplete), (Api::OpenAiChat, false));
+    assert!(
+        with.estimate.tokens >= without.estimate.tokens + 15,
+        "{with:?}"
+    );
+}

@@ -35,10 +35,12 @@
 //!   API-fitted figures for gpt-4o (7 per function, 6 per property, 3 per enum item, -3 per enum, 12 at the end)
 //!   have the same size.
 //!
-//! Anthropic and Google publish no tokenizer for current models, so their per-message overheads are assumptions
-//! ([`ANTHROPIC_PER_MESSAGE`], [`GEMINI_PER_CONTENT`]), small next to the band. Anthropic documents the system
-//! prompt it adds when tools are present: [`ANTHROPIC_TOOL_SYSTEM_PROMPT`] (346 tokens for Claude 4 and 3.7
-//! with `tool_choice` auto or none; docs.anthropic.com, "Tool use: pricing").
+//! Anthropic publishes no tokenizer for current models, so its per-message overhead is an assumption
+//! ([`ANTHROPIC_PER_MESSAGE`]), small next to the band. Gemini's `promptTokenCount` counts the parts alone
+//! ([`GEMINI_PER_CONTENT`] = 0: a recorded request whose system instruction and one turn hold 13 tokens of text
+//! reports 13), and a function call's or response's `id`, which pairs the two, is not counted. Anthropic documents
+//! the system prompt it adds when tools are present: [`ANTHROPIC_TOOL_SYSTEM_PROMPT`] (346 tokens for Claude 4 and
+//! 3.7 with `tool_choice` auto or none; docs.anthropic.com, "Tool use: pricing").
 //!
 //! # Media
 //!
@@ -83,8 +85,8 @@ pub const OPENAI_CL100K_PER_ENUM_ITEM: u64 = 3;
 pub const ANTHROPIC_PER_MESSAGE: u64 = 4;
 /// Anthropic: the tool-use system prompt (documented for Claude 4 / 3.7, tool_choice auto or none).
 pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
-/// Gemini: per content turn (assumed; no public tokenizer for Gemini's chat format).
-pub const GEMINI_PER_CONTENT: u64 = 4;
+/// Gemini: per content turn, besides its parts (measured on recorded `usageMetadata.promptTokenCount`: none).
+pub const GEMINI_PER_CONTENT: u64 = 0;
 /// Bedrock Converse: per message (assumed, as Anthropic's: the models behind it publish no chat format).
 pub const BEDROCK_PER_MESSAGE: u64 = 4;
 /// Cohere chat: per turn (assumed, as Anthropic's: Cohere publishes no tokenizer for its chat format).
@@ -249,11 +251,15 @@ impl Api {
             .get("tools")
             .and_then(Value::as_array)
             .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
+        // (Mistral's reasoning models send `thinking` chunks too, their `thinking` an array of text chunks, not
+        // Anthropic's string.)
         let anthropic_blocks = any_block(body, |p| {
+            let thinking = p.get("thinking").is_some_and(Value::is_string);
             matches!(
                 p.get("type").and_then(Value::as_str),
-                Some("tool_use" | "tool_result" | "document" | "thinking")
-            ) || p.get("source").is_some()
+                Some("tool_use" | "tool_result" | "document")
+            ) || (thinking && p.get("type").and_then(Value::as_str) == Some("thinking"))
+                || p.get("source").is_some()
         });
         // Anthropic's body on Vertex AI and Bedrock's InvokeModel names no model but an `anthropic_version`.
         if o.contains_key("system")
@@ -1099,6 +1105,10 @@ impl Walker {
                     .unwrap_or(&Value::Null);
                 self.string_at(t, &format!("{pp}/text"))?;
             }
+            // Mistral's reasoning models: a `thinking` chunk holds text chunks, sent back as history.
+            "thinking" if part.get("thinking").is_some_and(Value::is_array) => {
+                self.openai_content(&part["thinking"], &format!("{pp}/thinking"))?;
+            }
             // Responses' `computer_call_output` carries a `computer_screenshot`.
             "image_url" | "input_image" | "computer_screenshot" => {
                 let detail = part
@@ -1870,16 +1880,21 @@ impl Walker {
             };
             if let Some(t) = part.get("text") {
                 self.string_at(t, &format!("{pp}/text"))?;
-            } else if let Some(fc) = part
+            } else if let Some(call) = part
                 .get("functionCall")
                 .or_else(|| part.get("function_call"))
-            {
-                self.json_text(fc);
-            } else if let Some(fr) = part
-                .get("functionResponse")
+                .or_else(|| part.get("functionResponse"))
                 .or_else(|| part.get("function_response"))
             {
-                self.json_text(fr);
+                // A call's or a response's `id` only pairs the two: its name and arguments or result count.
+                match call.as_object() {
+                    Some(o) if o.contains_key("id") => {
+                        let mut o = o.clone();
+                        o.remove("id");
+                        self.json_text(&Value::Object(o));
+                    }
+                    _ => self.json_text(call),
+                }
             } else if let Some(code) = part
                 .get("executableCode")
                 .or_else(|| part.get("executable_code"))
