@@ -2456,3 +2456,61 @@ fn recorded_usage_shapes_gemini_and_mistral_bodies() {
         "{with:?}"
     );
 }
+
+#[test]
+fn anthropics_tool_prompt_follows_the_model_and_the_tool_choice() {
+    // Anthropic's pricing table: the tool-use system prompt is 346 tokens with tool_choice auto or none and 313 with
+    // any or a named tool for Claude 4; Claude 3 Opus 530 and 281, Claude 3 Haiku 264 and 340. Bedrock's Converse
+    // takes the same table for a Claude model (`toolChoice`).
+    let body = |model: &str, choice: &str| {
+        format!(
+            r#"{{"model":"{model}","max_tokens":64,"messages":[{{"role":"user","content":"Weather?"}}],
+              "tools":[{{"name":"w","input_schema":{{"type":"object"}}}}]{choice}}}"#
+        )
+    };
+    let overhead = |model: &str, choice: &str| {
+        estimate_request(&body(model, choice), None, None)
+            .unwrap()
+            .overhead_tokens
+    };
+    let base = ANTHROPIC_PER_MESSAGE;
+    for (model, choice, prompt) in [
+        ("claude-sonnet-4-5", "", 346),
+        (
+            "claude-sonnet-4-5",
+            r#","tool_choice":{"type":"auto"}"#,
+            346,
+        ),
+        ("claude-sonnet-4-5", r#","tool_choice":{"type":"any"}"#, 313),
+        (
+            "claude-sonnet-4-5",
+            r#","tool_choice":{"type":"tool","name":"w"}"#,
+            313,
+        ),
+        ("claude-3-opus-20240229", "", 530),
+        (
+            "claude-3-opus-20240229",
+            r#","tool_choice":{"type":"any"}"#,
+            281,
+        ),
+        (
+            "claude-3-haiku-20240307",
+            r#","tool_choice":{"type":"any"}"#,
+            340,
+        ),
+    ] {
+        assert_eq!(overhead(model, choice), base + prompt, "{model} {choice}");
+    }
+    let converse = |choice: &str| {
+        let b = format!(
+            r#"{{"modelId":"anthropic.claude-3-haiku-20240307-v1:0","messages":[{{"role":"user","content":[{{"text":"Weather?"}}]}}],
+              "toolConfig":{{"tools":[{{"toolSpec":{{"name":"w","inputSchema":{{"json":{{"type":"object"}}}}}}}}]{choice}}}}}"#
+        );
+        estimate_request(&b, None, None).unwrap().overhead_tokens
+    };
+    assert_eq!(converse(""), BEDROCK_PER_MESSAGE + 264);
+    assert_eq!(
+        converse(r#","toolChoice":{"any":{}}"#),
+        BEDROCK_PER_MESSAGE + 340
+    );
+}

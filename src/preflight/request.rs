@@ -40,7 +40,8 @@
 //! ([`GEMINI_PER_CONTENT`] = 0: a recorded request whose system instruction and one turn hold 13 tokens of text
 //! reports 13), and a function call's or response's `id`, which pairs the two, is not counted. Anthropic documents
 //! the system prompt it adds when tools are present: [`ANTHROPIC_TOOL_SYSTEM_PROMPT`] (346 tokens for Claude 4 and
-//! 3.7 with `tool_choice` auto or none; docs.anthropic.com, "Tool use: pricing").
+//! 3.7 with `tool_choice` auto or none, [`ANTHROPIC_TOOL_SYSTEM_PROMPT_FORCED`] 313 with any or a named tool, other
+//! figures for the Claude 3 models; docs.anthropic.com, "Tool use: pricing").
 //!
 //! # Media
 //!
@@ -85,6 +86,8 @@ pub const OPENAI_CL100K_PER_ENUM_ITEM: u64 = 3;
 pub const ANTHROPIC_PER_MESSAGE: u64 = 4;
 /// Anthropic: the tool-use system prompt (documented for Claude 4 / 3.7, tool_choice auto or none).
 pub const ANTHROPIC_TOOL_SYSTEM_PROMPT: u64 = 346;
+/// Anthropic: the tool-use system prompt with `tool_choice` any or tool (documented for Claude 4 / 3.7).
+pub const ANTHROPIC_TOOL_SYSTEM_PROMPT_FORCED: u64 = 313;
 /// Gemini: per content turn, besides its parts (measured on recorded `usageMetadata.promptTokenCount`: none).
 pub const GEMINI_PER_CONTENT: u64 = 0;
 /// Bedrock Converse: per message (assumed, as Anthropic's: the models behind it publish no chat format).
@@ -300,6 +303,31 @@ fn is_watsonx_generation(body: &Value) -> bool {
 /// Whether a model name is a Claude model's.
 fn is_claude(model: &str) -> bool {
     model.to_ascii_lowercase().contains("claude")
+}
+
+/// The tool-use system prompt Anthropic adds for `model` when tools are present, by its pricing page's table:
+/// [`ANTHROPIC_TOOL_SYSTEM_PROMPT`] (auto or none) or [`ANTHROPIC_TOOL_SYSTEM_PROMPT_FORCED`] (`forced`: any or a
+/// named tool) for Claude 4 and 3.7 (and a model it does not list), 530 or 281 for Claude 3 Opus, 159 or 235 for
+/// Claude 3 Sonnet, 264 or 340 for Claude 3 and 3.5 Haiku.
+fn anthropic_tool_prompt(model: &str, forced: bool) -> u64 {
+    let m = model.to_ascii_lowercase();
+    let (auto, any) = if m.contains("claude-3-opus") {
+        (530, 281)
+    } else if m.contains("claude-3-sonnet") {
+        (159, 235)
+    } else if m.contains("claude-3-haiku") || m.contains("claude-3-5-haiku") {
+        (264, 340)
+    } else {
+        (
+            ANTHROPIC_TOOL_SYSTEM_PROMPT,
+            ANTHROPIC_TOOL_SYSTEM_PROMPT_FORCED,
+        )
+    };
+    if forced {
+        any
+    } else {
+        auto
+    }
 }
 
 /// The input tokens an Anthropic built-in tool's definition adds, from Anthropic's pricing page ("Specific tool
@@ -1340,7 +1368,11 @@ impl Walker {
         if let Some(tools) = body.get("tools") {
             let tools = arr(tools, "/tools", "an array of tools")?;
             if !tools.is_empty() {
-                self.overhead += ANTHROPIC_TOOL_SYSTEM_PROMPT;
+                let forced = matches!(
+                    body.pointer("/tool_choice/type").and_then(Value::as_str),
+                    Some("any" | "tool")
+                );
+                self.overhead += anthropic_tool_prompt(&self.pricing.model, forced);
             }
             for (i, t) in tools.iter().enumerate() {
                 if !t.is_object() {
@@ -1579,7 +1611,11 @@ impl Walker {
         if let Some(tools) = body.pointer("/toolConfig/tools") {
             let tools = arr(tools, "/toolConfig/tools", "an array of tools")?;
             if self.claude && !tools.is_empty() {
-                self.overhead += ANTHROPIC_TOOL_SYSTEM_PROMPT;
+                // Converse's `toolChoice`: `{"auto": {}}`, `{"any": {}}` or `{"tool": {"name": ...}}`.
+                let choice = body.pointer("/toolConfig/toolChoice");
+                let forced =
+                    choice.is_some_and(|c| c.get("any").is_some() || c.get("tool").is_some());
+                self.overhead += anthropic_tool_prompt(&self.pricing.model, forced);
             }
             for (i, t) in tools.iter().enumerate() {
                 let p = format!("/toolConfig/tools/{i}");
