@@ -586,7 +586,7 @@ fn other_apis_are_detected_and_counted() {
     assert_eq!(r.max_output, Some(1024));
     assert_eq!(
         r.overhead_tokens,
-        3 * ANTHROPIC_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT
+        3 * ANTHROPIC_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT + 2 * ANTHROPIC_PER_TOOL_BLOCK
     );
     assert_eq!(r.unpriced, vec!["/messages/2/content/1"]);
 
@@ -820,7 +820,7 @@ fn bedrock_converse_bodies_count_blocks_tools_and_cap() {
     // A Claude model behind Bedrock adds Anthropic's tool-use system prompt.
     assert_eq!(
         r.overhead_tokens,
-        3 * BEDROCK_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT
+        3 * BEDROCK_PER_MESSAGE + ANTHROPIC_TOOL_SYSTEM_PROMPT + 2 * ANTHROPIC_PER_TOOL_BLOCK
     );
     // The image in S3 is priced as its rule's band; the video is not priced.
     assert_eq!(r.media.len(), 1);
@@ -2513,4 +2513,73 @@ fn anthropics_tool_prompt_follows_the_model_and_the_tool_choice() {
         converse(r#","toolChoice":{"any":{}}"#),
         BEDROCK_PER_MESSAGE + 340
     );
+}
+
+#[test]
+fn chat_templates_add_what_recorded_counts_show() {
+    // Measured on recorded prompt counts (SDKs' HTTP fixtures): text a model's chat template or its provider adds
+    // that the body does not show.
+    let chat = |model: &str, tools: bool| {
+        let t = if tools {
+            r#","tools":[{"type":"function","function":{"name":"add","parameters":{"type":"object"}}}]"#
+        } else {
+            ""
+        };
+        let body = format!(
+            r#"{{"model":"{model}","messages":[{{"role":"user","content":"Add 2 and 3"}}]{t}}}"#
+        );
+        estimate_request(&body, Some(Api::OpenAiChat), Some(Profile::O200k))
+            .unwrap()
+            .overhead_tokens
+    };
+    let plain = |tools| chat("gpt-4.1", tools);
+    // gpt-5 on OpenAI's chat completions with tools (not through a router's `openai/` name, not without tools).
+    assert_eq!(chat("gpt-5", true), plain(true) + OPENAI_GPT5_CHAT_TOOLS);
+    assert_eq!(
+        chat("gpt-5-mini", true),
+        plain(true) + OPENAI_GPT5_CHAT_TOOLS
+    );
+    assert_eq!(chat("gpt-5", false), plain(false));
+    assert_eq!(chat("openai/gpt-5", true), plain(true));
+    // gpt-oss's harmony system message, always; Llama 3.1-3.3's date header, always; not Llama 3.0's.
+    for tools in [false, true] {
+        assert_eq!(
+            chat("openai/gpt-oss-120b", tools),
+            plain(tools) + GPT_OSS_PREAMBLE
+        );
+        assert_eq!(
+            chat("llama-3.3-70b-versatile", tools),
+            plain(tools) + LLAMA3_DATE_HEADER
+        );
+        assert_eq!(
+            chat("llama3.1:8b", tools),
+            plain(tools) + LLAMA3_DATE_HEADER
+        );
+        assert_eq!(chat("llama3-70b-8192", tools), plain(tools));
+        assert_eq!(chat("deepseek-r1-distill-llama-70b", tools), plain(tools));
+    }
+    // Claude 4: each tool_use and tool_result block adds ANTHROPIC_PER_TOOL_BLOCK beyond its text.
+    let round = r#",{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"w","input":{}}]},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"18"}]}"#;
+    let claude = |model: &str, more: &str| {
+        let body = format!(
+            r#"{{"model":"{model}","max_tokens":64,"tools":[{{"name":"w","input_schema":{{"type":"object"}}}}],
+              "messages":[{{"role":"user","content":"Weather?"}}{more}]}}"#
+        );
+        estimate_request(&body, None, None).unwrap().overhead_tokens
+    };
+    assert_eq!(
+        claude("claude-sonnet-4-5", round),
+        claude("claude-sonnet-4-5", "") + 2 * ANTHROPIC_PER_MESSAGE + 2 * ANTHROPIC_PER_TOOL_BLOCK
+    );
+    assert_eq!(
+        claude("claude-3-haiku-20240307", round),
+        claude("claude-3-haiku-20240307", "") + 2 * ANTHROPIC_PER_MESSAGE
+    );
+    // SDKs send unset optional fields as null (a recorded request to DeepSeek-R1 through a router): accepted.
+    let nulls = r#"{"messages":[{"content":"You are a helpful assistant.","name":null,"role":"system","tool_calls":null},
+      {"content":"What is the capital of France?","name":null,"role":"user","tool_calls":null,"function_call":null}],
+      "model":"deepseek-ai/DeepSeek-R1","tools":null}"#;
+    let r = estimate_request(nulls, None, None).unwrap();
+    assert_eq!((r.messages, r.tools, r.incomplete), (2, 0, false));
 }
