@@ -2389,6 +2389,29 @@ fn windows_the_headers_report_beyond_a_minute() {
         g.bucket(Dimension::RequestsPerDay).map(|b| b.limit),
         Some(14_400)
     );
+    // A person's stated levels are the minute's whatever the provider: with Groq's headers and 0 requests left of 30
+    // a minute, the check waits for the minute's bucket (2 s), not the day's.
+    let input = CheckInput {
+        remaining_requests: Some(0),
+        ..CheckInput::new(
+            Budget::new(Provider::Groq)
+                .tokens_per_minute(nz(18_000))
+                .requests_per_minute(nz(30)),
+        )
+    };
+    let headers = [
+        ("x-ratelimit-limit-requests", "14400"),
+        ("x-ratelimit-remaining-requests", "14370"),
+        ("x-ratelimit-reset-requests", "2m59.56s"),
+    ];
+    let out = check_request(&input, headers, Cost::exact(12), 0).unwrap();
+    assert_eq!(
+        out.check.verdict,
+        Verdict::Queueable {
+            wait_ms: 2_000,
+            dimension: Dimension::Requests
+        }
+    );
     // Other providers' `requests` headers are the minute's, as OpenAI's are.
     let o = groq(Provider::OpenAi);
     assert_eq!(o.bucket(Dimension::Requests).map(|b| b.limit), Some(14_400));

@@ -98,7 +98,7 @@ where
         },
         ..RateLimitSnapshot::default()
     };
-    state.observe(&stated, now_ms);
+    state.observe_stated(&stated, now_ms);
     if let Some(m) = input.max_tokens {
         cost.max_output = Some(m);
     }

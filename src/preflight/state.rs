@@ -212,8 +212,18 @@ impl State {
     /// Requests Per Day"), so for `Provider::Groq` they go to the per-day bucket. A window whose headers do not say
     /// what it counts, or one of an hour or a month, that is spent admits nothing before its reset.
     pub fn observe(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
+        self.observe_levels(obs, now_ms, true);
+    }
+
+    /// Applies levels a person states (`requests` the minute's, whatever the provider's headers mean by it), as
+    /// [`State::observe`] applies a response's.
+    pub fn observe_stated(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
+        self.observe_levels(obs, now_ms, false);
+    }
+
+    fn observe_levels(&mut self, obs: &RateLimitSnapshot, now_ms: u64, headers: bool) {
         for d in Dimension::RATES {
-            let Some(o) = self.reported(obs, d) else {
+            let Some(o) = self.reported(obs, d, headers) else {
                 continue;
             };
             if o.is_unknown() {
@@ -246,8 +256,13 @@ impl State {
     }
 
     /// What the headers report for a rate dimension: Groq's `requests` headers are the day's.
-    fn reported(&self, obs: &RateLimitSnapshot, d: Dimension) -> Option<DimensionState> {
-        match (d, self.budget.provider == Provider::Groq) {
+    fn reported(
+        &self,
+        obs: &RateLimitSnapshot,
+        d: Dimension,
+        headers: bool,
+    ) -> Option<DimensionState> {
+        match (d, headers && self.budget.provider == Provider::Groq) {
             (Dimension::Requests, true) => None,
             (Dimension::RequestsPerDay, true) if obs.requests_per_day.is_unknown() => {
                 Some(obs.requests)
@@ -266,7 +281,7 @@ impl State {
             .collect();
         self.observe(obs, now_ms);
         for (d, prior) in Dimension::RATES.iter().zip(before) {
-            let reported = self.reported(obs, *d).and_then(|o| o.remaining);
+            let reported = self.reported(obs, *d, true).and_then(|o| o.remaining);
             if let (Some(prior), Some(_), Some(b)) = (prior, reported, self.bucket_mut(*d)) {
                 if b.available(now_ms) > prior {
                     b.level = prior;

@@ -20,6 +20,10 @@ pub struct CheckArgs {
     /// The key's tokens-per-minute limit.
     #[arg(long)]
     tpm: u64,
+    /// The provider whose admission rules and headers apply: open_ai_compatible (default), open_ai, azure_open_ai,
+    /// groq (its `x-ratelimit-*-requests` headers count the day), cerebras, anthropic, gemini, bedrock.
+    #[arg(long, default_value = "open_ai_compatible")]
+    provider: String,
     /// The key's requests-per-minute limit.
     #[arg(long)]
     rpm: Option<u64>,
@@ -96,8 +100,8 @@ fn limit(dimension: Dimension, n: u64) -> Result<NonZeroU64, String> {
 
 fn decide(a: CheckArgs) -> Result<serde_json::Value, String> {
     let policy: Policy = a.policy.parse().map_err(|e: UnknownName| e.to_string())?;
-    let mut budget =
-        Budget::new(Provider::OpenAiCompatible).tokens_per_minute(limit(Dimension::Tokens, a.tpm)?);
+    let provider: Provider = a.provider.parse().map_err(|e: UnknownName| e.to_string())?;
+    let mut budget = Budget::new(provider).tokens_per_minute(limit(Dimension::Tokens, a.tpm)?);
     if let Some(rpm) = a.rpm {
         budget = budget.requests_per_minute(limit(Dimension::Requests, rpm)?);
     }

@@ -186,6 +186,28 @@ fn request_bodies_and_header_files() {
         "hello",
     ));
     assert_eq!(v["verdict"], "sendable");
+    // Groq's `requests` headers count the day (its docs' example): with `--provider groq` they fill the day's budget
+    // and 0 requests left of 30 a minute waits 2 s; without it they would be read as the minute's 14,400.
+    let groq = dir.join("groq.json");
+    std::fs::write(
+        &groq,
+        r#"{"x-ratelimit-limit-requests": "14400", "x-ratelimit-remaining-requests": "14370",
+            "x-ratelimit-reset-requests": "2m59.56s"}"#,
+    )
+    .unwrap();
+    let args = |provider: &'static str| {
+        let mut a = vec!["--tpm", "18000", "--rpm", "30", "--remaining-requests", "0"];
+        a.extend(["--provider", provider, "--headers", groq.to_str().unwrap()]);
+        a
+    };
+    let v = json(&run(&args("groq"), "hello"));
+    assert_eq!(
+        (&v["verdict"], &v["wait_ms"], &v["limit"]),
+        (&"queueable".into(), &2_000.into(), &30.into()),
+        "{v}"
+    );
+    let v = json(&run(&args("open_ai_compatible"), "hello"));
+    assert_eq!(v["limit"], 14_400, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
