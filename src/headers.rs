@@ -92,8 +92,10 @@ pub struct RateLimitSnapshot {
     #[serde(default)]
     pub tokens_per_day: DimensionState,
     /// Of the windows that are neither a minute's nor a day's (an hour's, `x-ratelimit-remaining-requests-1h`; a
-    /// month's, Mistral's `x-ratelimit-remaining-tokens-month`), the one with least remaining. When it is spent,
-    /// nothing is admitted on the key before its reset, and a refusal it explains is not retried soon.
+    /// month's, Mistral's `x-ratelimit-remaining-tokens-month`): of those spent, the one that resets last (an
+    /// unstated reset counting as last), else the one with least remaining. When it is spent and its reset is
+    /// stated, nothing is admitted on the key before that reset; a refusal it explains waits for the reset, or,
+    /// with none stated or none within the hour, is not retried.
     #[serde(default)]
     pub long_window: DimensionState,
     /// The wait the response asks for, in milliseconds (`retry-after-ms`, `x-ms-retry-after-ms`, else
@@ -218,10 +220,19 @@ impl RateLimitSnapshot {
                 dim.reset_ms = None;
             }
         }
-        snap.long_window = long
-            .into_iter()
-            .map(|(_, d)| d)
-            .min_by_key(|d| d.remaining.unwrap_or(u64::MAX))
+        // Of the spent windows, the one that resets last (an unstated reset counts as last); else the one with
+        // least remaining.
+        let spent = long
+            .iter()
+            .map(|(_, d)| *d)
+            .filter(|d| d.remaining == Some(0))
+            .max_by_key(|d| d.reset_ms.unwrap_or(u64::MAX));
+        snap.long_window = spent
+            .or_else(|| {
+                long.iter()
+                    .map(|(_, d)| *d)
+                    .min_by_key(|d| d.remaining.unwrap_or(u64::MAX))
+            })
             .unwrap_or_default();
         snap.retry_after_ms = retry_after_ms.or(retry_after_s);
         ParsedHeaders {

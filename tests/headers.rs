@@ -675,6 +675,26 @@ fn windows_of_a_day_an_hour_and_a_month() {
         (Some(4_000_000), Some(0), None)
     );
     assert!(s.requests.is_unknown() && s.tokens.is_unknown());
+    // Of two spent windows, the one that resets last, in either order; an unstated reset counts as last.
+    let hour = [
+        ("x-ratelimit-remaining-requests-1h", "0"),
+        ("x-ratelimit-reset-requests-1h", "600"),
+    ];
+    let tokens = [
+        ("x-ratelimit-remaining-tokens-1h", "0"),
+        ("x-ratelimit-reset-tokens-1h", "2400"),
+    ];
+    let month = [("x-ratelimit-remaining-tokens-month", "0")];
+    for (a, b, want) in [
+        (&hour[..], &tokens[..], Some(2_400_000)),
+        (&tokens[..], &hour[..], Some(2_400_000)),
+        (&hour[..], &month[..], None),
+        (&month[..], &hour[..], None),
+    ] {
+        let both: Vec<_> = a.iter().chain(b).copied().collect();
+        let w = snap(&both, NOW).long_window;
+        assert_eq!((w.remaining, w.reset_ms), (Some(0), want), "{both:?}");
+    }
 }
 
 #[test]
@@ -703,6 +723,21 @@ fn a_spent_window_longer_than_a_minute_is_waited_for_or_not_retried() {
         NOW,
     );
     assert_eq!((r.kind, r.retryable), (RefusalKind::QuotaExhausted, false));
+    // Beside a minute's window that resets in 3 s, the month's is still spent: no wait is given.
+    let r = classify(
+        Some(429),
+        [
+            ("x-ratelimit-remaining-tokens-month", "0"),
+            ("x-ratelimit-remaining-tokens", "0"),
+            ("x-ratelimit-reset-tokens", "3s"),
+        ],
+        "",
+        NOW,
+    );
+    assert_eq!(
+        (r.kind, r.retry_after_ms),
+        (RefusalKind::QuotaExhausted, None)
+    );
     // A day's requests spent, 5 hours from its reset: the day's cap, not retried; 20 minutes away: waited for.
     for (reset, kind) in [
         ("18000", RefusalKind::QuotaExhausted),

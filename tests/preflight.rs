@@ -2097,6 +2097,10 @@ fn bodies_gathered_in_round_59_read_as_their_apis_do() {
         let with = est(&tool.replace("KEY", &format!(r#""{key}":{schema}"#)));
         assert!(with.estimate.tokens >= without + 20, "{key}: {with:?}");
     }
+    // `parameters: null` beside it is unset.
+    let both = format!(r#""parameters":null,"parametersJsonSchema":{schema}"#);
+    let both = est(&tool.replace("KEY", &both));
+    assert!(both.estimate.tokens >= without + 20, "{both:?}");
     // Anthropic's built-in tools add the input tokens its pricing page gives (bash 245, 325 on Opus 4.7; the text
     // editor 700 or 722; computer use 735 and a system prompt of up to 499); web search has no figure: unpriced.
     let builtin = |model: &str, ty: &str| {
@@ -2145,6 +2149,8 @@ fn bodies_gathered_in_round_59_read_as_their_apis_do() {
         est(&replicate.replace("SYS", "")),
     );
     assert_eq!(with.max_output, Some(512));
+    // Replicate names its model in the URL: the API's default profile, not DashScope's Qwen.
+    assert_eq!(with.estimate.profile, Api::Completions.default_profile());
     assert!(
         with.estimate.tokens >= without.estimate.tokens + 8,
         "{with:?}"
@@ -2579,6 +2585,26 @@ fn chat_templates_add_what_recorded_counts_show() {
             plain(tools) + LLAMA3_DATE_HEADER
         );
         assert_eq!(chat("llama3-70b-8192", tools), plain(tools));
+        for llama in [
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "accounts/fireworks/models/llama-v3p1-8b-instruct",
+            "meta-llama/llama-3-3-70b-instruct",
+            "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo",
+        ] {
+            assert_eq!(
+                chat(llama, tools),
+                plain(tools) + LLAMA3_DATE_HEADER,
+                "{llama}"
+            );
+        }
+        // A fine-tune named after it has a template of its own; Llama 3.0 has no date header.
+        for other in [
+            "nousresearch/hermes-3-llama-3.1-405b",
+            "meta-llama/Meta-Llama-3-8B-Instruct",
+            "llama-3-13b",
+        ] {
+            assert_eq!(chat(other, tools), plain(tools), "{other}");
+        }
         assert_eq!(chat("deepseek-r1-distill-llama-70b", tools), plain(tools));
     }
     // Claude 4: each tool_use and tool_result block adds ANTHROPIC_PER_TOOL_BLOCK beyond its text.
@@ -2605,4 +2631,11 @@ fn chat_templates_add_what_recorded_counts_show() {
       "model":"deepseek-ai/DeepSeek-R1","tools":null}"#;
     let r = estimate_request(nulls, None, None).unwrap();
     assert_eq!((r.messages, r.tools, r.incomplete), (2, 0, false));
+    // A required array sent as null is still the wrong shape, never an empty request.
+    for body in [
+        r#"{"model":"gpt-4o","messages":null,"max_tokens":100}"#,
+        r#"{"contents":[{"role":"user","parts":null}]}"#,
+    ] {
+        assert!(estimate_request(body, None, None).is_err(), "{body}");
+    }
 }

@@ -113,15 +113,28 @@ fn chat_template_tokens(model: &str, tools: bool) -> u64 {
         GPT_OSS_PREAMBLE
     } else if m.starts_with("gpt-5") && tools {
         OPENAI_GPT5_CHAT_TOOLS
-    } else if ["llama-3.", "llama3.", "llama3-"].iter().any(|k| {
-        ["1", "2", "3"]
-            .iter()
-            .any(|v| m.contains(&format!("{k}{v}")))
-    }) {
+    } else if is_llama31(&m) {
         LLAMA3_DATE_HEADER
     } else {
         0
     }
+}
+
+/// Whether a (lowercase) model name is Meta's Llama 3.1, 3.2 or 3.3 itself, its last path segment starting with it
+/// (`llama-3.3-70b-versatile`, `meta-llama/Llama-3.1-8B-Instruct`, `Meta-Llama-3.1-...`, `llama3.1:8b`,
+/// `llama-3-3-70b-instruct`, Fireworks' `llama-v3p1-...`), not a fine-tune named after it with a template of its own (`hermes-3-llama-3.1-405b`).
+fn is_llama31(m: &str) -> bool {
+    let last = m.rsplit('/').next().unwrap_or(m);
+    ["llama-3", "llama3", "llama-v3p", "meta-llama-3"]
+        .iter()
+        .any(|p| {
+            last.strip_prefix(p).is_some_and(|rest| {
+                let v = rest.trim_start_matches(['.', '-']);
+                v.len() < rest.len() + usize::from(*p == "llama-v3p")
+                    && ["1", "2", "3"].iter().any(|d| v.starts_with(d))
+                    && !v[1..].starts_with(|c: char| c.is_ascii_digit() || c == 'b')
+            })
+        })
 }
 
 /// Gemini: per content turn, besides its parts (measured on recorded `usageMetadata.promptTokenCount`: none).
@@ -759,13 +772,22 @@ fn envelope(
     // DashScope's embeddings: `input: {texts: [...]}`.
     let api = api.or(input.get("texts").map(|_| Api::Embeddings));
     let model = body.get("model").and_then(Value::as_str);
-    let tables = tables.unwrap_or_else(|| {
-        model
-            .and_then(|m| Profile::for_model(m).ok())
-            .unwrap_or(Profile::Qwen3)
-            .into()
+    // DashScope's bodies are Qwen's (qwen3 when the model is not known). Replicate's (a `version`, or caps and a
+    // system prompt inside `input`) name the model in the URL: the API's default then.
+    let replicate = body.get("version").is_some()
+        || ["max_tokens", "max_new_tokens", "system_prompt"]
+            .iter()
+            .any(|k| input.get(k).is_some());
+    let tables = tables.or_else(|| match model {
+        None if replicate => None,
+        _ => Some(
+            model
+                .and_then(|m| Profile::for_model(m).ok())
+                .unwrap_or(Profile::Qwen3)
+                .into(),
+        ),
     });
-    let r = within("/input", estimate_request_priced(input, api, Some(tables)));
+    let r = within("/input", estimate_request_priced(input, api, tables));
     Some(r.and_then(|mut r| {
         r.model = model.map(str::to_string);
         if r.api == Api::Embeddings {
@@ -922,14 +944,17 @@ fn is_text(mime: &str) -> bool {
 /// Bedrock Converse's document formats that are text (the others are PDF and office files).
 const BEDROCK_TEXT_FORMATS: [&str; 4] = ["txt", "md", "csv", "html"];
 
-/// An array field; `null`, as SDKs send an optional field they leave unset (`"tool_calls": null`), is an empty one.
 fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], PreflightError> {
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| shape(path, what))
+}
+
+/// An optional array field: `null`, as SDKs send one they leave unset (`"tool_calls": null`), is an empty one.
+fn opt_arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], PreflightError> {
     match v {
         Value::Null => Ok(&[]),
-        _ => v
-            .as_array()
-            .map(Vec::as_slice)
-            .ok_or_else(|| shape(path, what)),
+        _ => arr(v, path, what),
     }
 }
 
@@ -1030,9 +1055,13 @@ impl Walker {
     }
 
     /// [`ANTHROPIC_PER_TOOL_BLOCK`] for a Claude model after Claude 3 (measured on Claude 4; a recorded Claude 3 Haiku
-    /// request counted less), none for Claude 3.
+    /// request counted less), none for Claude 3 Haiku, Sonnet and Opus.
     fn tool_block_tokens(&self) -> u64 {
-        if self.pricing.model.to_ascii_lowercase().contains("claude-3") {
+        let m = self.pricing.model.to_ascii_lowercase();
+        if ["claude-3-haiku", "claude-3-sonnet", "claude-3-opus"]
+            .iter()
+            .any(|c| m.contains(c))
+        {
             0
         } else {
             ANTHROPIC_PER_TOOL_BLOCK
@@ -1077,7 +1106,7 @@ impl Walker {
                 self.unpriced(format!("{p}/audio"));
             }
             if let Some(calls) = m.get("tool_calls") {
-                for (j, c) in arr(calls, &format!("{p}/tool_calls"), "an array of tool calls")?
+                for (j, c) in opt_arr(calls, &format!("{p}/tool_calls"), "an array of tool calls")?
                     .iter()
                     .enumerate()
                 {
@@ -1098,7 +1127,7 @@ impl Walker {
         self.overhead += OPENAI_REPLY_PRIMING;
         let mut defs = Vec::new();
         if let Some(tools) = body.get("tools") {
-            for (i, t) in arr(tools, "/tools", "an array of tools")?
+            for (i, t) in opt_arr(tools, "/tools", "an array of tools")?
                 .iter()
                 .enumerate()
             {
@@ -1111,7 +1140,7 @@ impl Walker {
             }
         }
         if let Some(fs) = body.get("functions") {
-            for (i, f) in arr(fs, "/functions", "an array of functions")?
+            for (i, f) in opt_arr(fs, "/functions", "an array of functions")?
                 .iter()
                 .enumerate()
             {
@@ -1366,7 +1395,7 @@ impl Walker {
         self.overhead += OPENAI_REPLY_PRIMING;
         let mut defs = Vec::new();
         if let Some(tools) = body.get("tools") {
-            for (i, t) in arr(tools, "/tools", "an array of tools")?
+            for (i, t) in opt_arr(tools, "/tools", "an array of tools")?
                 .iter()
                 .enumerate()
             {
@@ -1418,7 +1447,7 @@ impl Walker {
             )?;
         }
         if let Some(tools) = body.get("tools") {
-            let tools = arr(tools, "/tools", "an array of tools")?;
+            let tools = opt_arr(tools, "/tools", "an array of tools")?;
             if !tools.is_empty() {
                 let forced = matches!(
                     body.pointer("/tool_choice/type").and_then(Value::as_str),
@@ -1586,7 +1615,7 @@ impl Walker {
             }
         }
         if let Some(tools) = body.get("tools") {
-            for (i, t) in arr(tools, "/tools", "an array of tools")?
+            for (i, t) in opt_arr(tools, "/tools", "an array of tools")?
                 .iter()
                 .enumerate()
             {
@@ -1595,7 +1624,7 @@ impl Walker {
                     .or_else(|| t.get("function_declarations"));
                 match decls {
                     Some(d) => {
-                        for f in arr(
+                        for f in opt_arr(
                             d,
                             &format!("/tools/{i}/functionDeclarations"),
                             "an array of functions",
@@ -1610,7 +1639,10 @@ impl Walker {
                                 "parametersJsonSchema",
                                 "parameters_json_schema",
                             ];
-                            if let Some(s) = params.iter().find_map(|k| f.get(k)) {
+                            if let Some(s) = params
+                                .iter()
+                                .find_map(|k| f.get(k).filter(|v| !v.is_null()))
+                            {
                                 self.json_text(s);
                             }
                         }
@@ -1665,7 +1697,7 @@ impl Walker {
             }
         }
         if let Some(tools) = body.pointer("/toolConfig/tools") {
-            let tools = arr(tools, "/toolConfig/tools", "an array of tools")?;
+            let tools = opt_arr(tools, "/toolConfig/tools", "an array of tools")?;
             if self.claude && !tools.is_empty() {
                 // Converse's `toolChoice`: `{"auto": {}}`, `{"any": {}}` or `{"tool": {"name": ...}}`.
                 let choice = body.pointer("/toolConfig/toolChoice");
@@ -1813,7 +1845,7 @@ impl Walker {
         let Some(docs) = body.get("documents").filter(|d| !d.is_null()) else {
             return Ok(());
         };
-        for (i, d) in arr(docs, "/documents", "an array of documents")?
+        for (i, d) in opt_arr(docs, "/documents", "an array of documents")?
             .iter()
             .enumerate()
         {

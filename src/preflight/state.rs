@@ -210,7 +210,8 @@ impl State {
     /// report the most restrictive token limit, the combined `tokens` values are used only when the budget has a
     /// tokens-per-minute limit. Groq's `requests` headers count the day's requests (its docs: "Always refers to
     /// Requests Per Day"), so for `Provider::Groq` they go to the per-day bucket. A window whose headers do not say
-    /// what it counts, or one of an hour or a month, that is spent admits nothing before its reset.
+    /// what it counts, or one of an hour or a month, that is spent admits nothing before its reset, when the reset is
+    /// stated (without one, how long is not known: the refusal that follows says not to retry).
     pub fn observe(&mut self, obs: &RateLimitSnapshot, now_ms: u64) {
         self.observe_levels(obs, now_ms, true);
     }

@@ -1013,7 +1013,8 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
     let wait = snap.retry_after_ms.or(stated_wait);
     let short_wait = wait.is_some_and(|ms| ms <= SHORT_WAIT_MS);
 
-    // Order: a per-window budget the request can never fit, then billing, then capacity, then rate limits.
+    // Order: billing (a credit or key cap, even one that states numbers), then a per-window budget the request can
+    // never fit, then capacity, then rate limits.
     // A 402 (payment required) is the credit's limit, not a window's: "Prompt tokens limit exceeded: 23229 > 14796.
     // To increase, visit .../credits" (OpenRouter) is billing.
     let too_large_for_window = r
@@ -1024,7 +1025,7 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         && status_or != Some(402)
         && !hard_quota;
 
-    if hard_quota && !too_large_for_window {
+    if hard_quota {
         r.kind = RefusalKind::QuotaExhausted;
         r.retryable = false;
         r.reason = "a billing, credit or plan cap: no short wait clears it";
@@ -1154,13 +1155,16 @@ pub(crate) fn classify_body(status: Option<u16>, snap: &RateLimitSnapshot, body:
         if let Some((d, dimension)) = spent {
             r.retry_after_ms = r.retry_after_ms.max(d.reset_ms);
             if let Some(dim) = dimension {
-                (r.dimension, r.window, r.limit) = (dimension, Some(Window::Day), d.limit);
+                (r.dimension, r.window, r.limit) =
+                    (dimension, Some(Window::Day), d.limit.or(r.limit));
                 r.kind = match dim {
                     Dimension::RequestsPerDay => RefusalKind::RateLimitRequests,
                     _ => RefusalKind::RateLimitTokens,
                 };
             }
             if d.reset_ms.is_none_or(|w| w > SHORT_WAIT_MS) {
+                // A shorter window's reset is no wait for this one.
+                r.retry_after_ms = d.reset_ms;
                 r.kind = RefusalKind::QuotaExhausted;
                 r.retryable = false;
                 r.reason = "the headers say a window longer than a minute is spent, with no reset within the hour: \

@@ -1,7 +1,7 @@
 //! The refusal rules as data: which error code, message phrase or HTTP status signals what, each with the public
 //! source it was taken from. A provider's new wording is a row here (and a shape in `tests/refusal_shapes.rs`),
 //! not a change to the classifier's control flow, which only decides between the signals that fire
-//! (`classify_body`: the context window first, then a request too large for its window, billing, capacity and rate
+//! (`classify_body`: the context window first, then billing, a request too large for its window, capacity and rate
 //! limits).
 //!
 //! Codes are matched whole against the body's error codes, types and statuses (lowercased); phrases as substrings
