@@ -154,26 +154,17 @@ impl RateLimitSnapshot {
                             long.len() - 1
                         }
                     };
-                    let dim = &mut long[i].1;
-                    match what {
-                        What::Limit => parse_count(value_t).map(|n| dim.limit = n),
-                        What::Remaining => parse_count(value_t).map(|n| dim.remaining = n),
-                        What::Reset => {
-                            parse_reset_duration(value_t, now_ms).map(|ms| dim.reset_ms = Some(ms))
-                        }
-                    }
+                    read_window(&mut long[i].1, what, value_t, now_ms)
                 }
                 Field::Unnamed(what) => {
-                    let dim = &mut snap.unnamed;
-                    match what {
-                        // The IETF draft's first form lists the quota policies after the limit in force:
-                        // `RateLimit-Limit: 5000, 1000;w=3600, 5000;w=86400`.
-                        What::Limit => parse_count(first_item(value_t)).map(|n| dim.limit = n),
-                        What::Remaining => parse_count(value_t).map(|n| dim.remaining = n),
-                        What::Reset => {
-                            parse_reset_duration(value_t, now_ms).map(|ms| dim.reset_ms = Some(ms))
-                        }
-                    }
+                    // The IETF draft's first form lists the quota policies after the limit in force:
+                    // `RateLimit-Limit: 5000, 1000;w=3600, 5000;w=86400`.
+                    let v = if what == What::Limit {
+                        first_item(value_t)
+                    } else {
+                        value_t
+                    };
+                    read_window(&mut snap.unnamed, what, v, now_ms)
                 }
                 Field::Dim(d, what, style) => {
                     let dim = snap.dim_mut(d);
@@ -426,6 +417,21 @@ impl Field {
             }
         };
         Some(Field::Dim(d, w, Style::Duration))
+    }
+}
+
+/// One value of a window that is not one of the named dimensions (an unnamed or a long one): a count, or a reset as
+/// [`parse_reset_duration`] reads it.
+fn read_window(
+    dim: &mut DimensionState,
+    what: What,
+    v: &str,
+    now_ms: u64,
+) -> Result<(), HeaderProblem> {
+    match what {
+        What::Limit => parse_count(v).map(|n| dim.limit = n),
+        What::Remaining => parse_count(v).map(|n| dim.remaining = n),
+        What::Reset => parse_reset_duration(v, now_ms).map(|ms| dim.reset_ms = Some(ms)),
     }
 }
 

@@ -396,6 +396,20 @@ fn anthropic_tool_tokens(ty: &str, model: &str) -> Option<u64> {
     }
 }
 
+/// [`ANTHROPIC_PER_TOOL_BLOCK`] for a Claude model after Claude 3 (measured on Claude 4; a recorded Claude 3 Haiku
+/// request counted less), none for Claude 3 Haiku, Sonnet and Opus.
+fn tool_block_tokens(model: &str) -> u64 {
+    let m = model.to_ascii_lowercase();
+    if ["claude-3-haiku", "claude-3-sonnet", "claude-3-opus"]
+        .iter()
+        .any(|c| m.contains(c))
+    {
+        0
+    } else {
+        ANTHROPIC_PER_TOOL_BLOCK
+    }
+}
+
 /// Whether any content block of any message in `body` passes `test`.
 fn any_block(body: &Value, test: impl Fn(&Value) -> bool) -> bool {
     let contents = body.get("messages").and_then(Value::as_array);
@@ -553,6 +567,7 @@ pub fn estimate_request_priced(
         tools: 0,
         token_ids: 0,
         claude: model.as_deref().is_some_and(is_claude),
+        tool_block: tool_block_tokens(model.as_deref().unwrap_or("")),
         unpriced: Vec::new(),
         fed: false,
         pricing: Pricing {
@@ -918,6 +933,8 @@ struct Walker {
     token_ids: u64,
     /// The body's model is a Claude model (Bedrock: the tool-use system prompt applies).
     claude: bool,
+    /// What each Anthropic `tool_use` or `tool_result` block adds for the body's model ([`tool_block_tokens`]).
+    tool_block: u64,
     unpriced: Vec<String>,
     fed: bool,
     pricing: Pricing,
@@ -948,6 +965,15 @@ fn arr<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a [Value], Prefligh
     v.as_array()
         .map(Vec::as_slice)
         .ok_or_else(|| shape(path, what))
+}
+
+/// A JSON object serialized without its `id` member, as `Value::to_string` writes the rest.
+struct WithoutId<'a>(&'a serde_json::Map<String, Value>);
+
+impl Serialize for WithoutId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().filter(|(k, _)| k.as_str() != "id"))
+    }
 }
 
 /// An optional array field: `null`, as SDKs send one they leave unset (`"tool_calls": null`), is an empty one.
@@ -1051,20 +1077,6 @@ impl Walker {
             est.update_bytes(piece);
         }) {
             self.unpriced(path);
-        }
-    }
-
-    /// [`ANTHROPIC_PER_TOOL_BLOCK`] for a Claude model after Claude 3 (measured on Claude 4; a recorded Claude 3 Haiku
-    /// request counted less), none for Claude 3 Haiku, Sonnet and Opus.
-    fn tool_block_tokens(&self) -> u64 {
-        let m = self.pricing.model.to_ascii_lowercase();
-        if ["claude-3-haiku", "claude-3-sonnet", "claude-3-opus"]
-            .iter()
-            .any(|c| m.contains(c))
-        {
-            0
-        } else {
-            ANTHROPIC_PER_TOOL_BLOCK
         }
     }
 
@@ -1515,12 +1527,12 @@ impl Walker {
                         // A call of the client's tool, or of one Anthropic runs (web search, code execution): its
                         // name and input are in the body. (The server tool's result is encrypted: unpriced.)
                         Some("tool_use" | "server_tool_use") => {
-                            self.overhead += self.tool_block_tokens();
+                            self.overhead += self.tool_block;
                             self.json_text(b.get("name").unwrap_or(&Value::Null));
                             self.json_text(b.get("input").unwrap_or(&Value::Null));
                         }
                         Some("tool_result") => {
-                            self.overhead += self.tool_block_tokens();
+                            self.overhead += self.tool_block;
                             match b.get("content") {
                                 Some(inner @ Value::Array(_)) => {
                                     self.anthropic_content(inner, &format!("{bp}/content"))?
@@ -1742,13 +1754,13 @@ impl Walker {
             self.json_text(r.pointer("/reasoningText/text").unwrap_or(&Value::Null));
         } else if let Some(u) = o.get("toolUse") {
             if self.claude {
-                self.overhead += self.tool_block_tokens();
+                self.overhead += self.tool_block;
             }
             self.json_text(u.get("name").unwrap_or(&Value::Null));
             self.json_text(u.get("input").unwrap_or(&Value::Null));
         } else if let Some(r) = o.get("toolResult") {
             if self.claude {
-                self.overhead += self.tool_block_tokens();
+                self.overhead += self.tool_block;
             }
             match r.get("content") {
                 Some(Value::Array(items)) => {
@@ -2016,12 +2028,12 @@ impl Walker {
                 .or_else(|| part.get("functionResponse"))
                 .or_else(|| part.get("function_response"))
             {
-                // A call's or a response's `id` only pairs the two: its name and arguments or result count.
+                // A call's or a response's `id` only pairs the two: its name and arguments or result count, written
+                // as the JSON text of the object without it (not a copy of it).
                 match call.as_object() {
                     Some(o) if o.contains_key("id") => {
-                        let mut o = o.clone();
-                        o.remove("id");
-                        self.json_text(&Value::Object(o));
+                        let text = serde_json::to_string(&WithoutId(o)).unwrap_or_default();
+                        self.text(&text);
                     }
                     _ => self.json_text(call),
                 }
